@@ -1,0 +1,40 @@
+"""sokoban: solve, generate and analyse Sokoban puzzles, and play them.
+
+The core model imports no numba: :class:`Level`, :class:`Direction`, :class:`Solution`,
+:class:`Game` and the errors. Solvers, analysis and the generator are sibling packages.
+"""
+
+from sokoban.direction import DIRECTIONS, Direction
+from sokoban.errors import (
+    BoardTooLargeError,
+    IllegalMoveError,
+    LurdError,
+    SokobanError,
+    XsbError,
+)
+from sokoban.game import Game
+from sokoban.level import MAX_FLOOR, MAX_SIDE, Level, Problem
+from sokoban.lurd import Metrics, Replay, Solution, replay, verify
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DIRECTIONS",
+    "MAX_FLOOR",
+    "MAX_SIDE",
+    "BoardTooLargeError",
+    "Direction",
+    "Game",
+    "IllegalMoveError",
+    "Level",
+    "LurdError",
+    "Metrics",
+    "Problem",
+    "Replay",
+    "SokobanError",
+    "Solution",
+    "XsbError",
+    "__version__",
+    "replay",
+    "verify",
+]

@@ -1,0 +1,258 @@
+"""The level model: an immutable board of walls, goals, boxes and the player.
+
+Cells are plain ints, ``y * width + x``, as squares are in python-chess. A position
+(boxes and player) is a :class:`Level` too: :meth:`Level.moved` gives another one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from sokoban.direction import DIRECTIONS, Direction
+from sokoban.errors import BoardTooLargeError
+
+if TYPE_CHECKING:
+    from sokoban.lurd import Replay, Solution
+
+#: Largest board side, in cells.
+MAX_SIDE = 100
+#: Most interior floor cells (cells the player's region covers).
+MAX_FLOOR = 2000
+
+
+class Problem(enum.Flag):
+    """What makes a level unplayable; :meth:`Level.status` returns a combination."""
+
+    NONE = 0
+    NO_PLAYER = enum.auto()
+    SEVERAL_PLAYERS = enum.auto()
+    NO_BOXES = enum.auto()
+    BOX_GOAL_MISMATCH = enum.auto()
+    UNREACHABLE_BOX = enum.auto()
+    UNREACHABLE_GOAL = enum.auto()
+    PLAYER_OUTSIDE = enum.auto()
+
+
+_PROBLEM_TEXT = {
+    Problem.NO_PLAYER: "no player",
+    Problem.SEVERAL_PLAYERS: "several players",
+    Problem.NO_BOXES: "no boxes",
+    Problem.BOX_GOAL_MISMATCH: "boxes and goals differ in number",
+    Problem.UNREACHABLE_BOX: "a box off goal that the player can never reach",
+    Problem.UNREACHABLE_GOAL: "an empty goal that the player can never reach",
+    Problem.PLAYER_OUTSIDE: "the player is outside the walls",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Level:
+    """A Sokoban level, or any position of one.
+
+    Walls, goals and boxes are frozensets of cells; ``players`` holds every player the
+    text had (a valid level has exactly one, see :attr:`player`). Cells past the end of
+    a ragged row are plain exterior space. Title and metadata travel with the board.
+
+    >>> level = Level.from_xsb('''
+    ... #####
+    ... #@$.#
+    ... #####''')
+    >>> level.width, level.height, len(level.boxes)
+    (5, 3, 1)
+    >>> level.is_solved
+    False
+    """
+
+    width: int
+    height: int
+    walls: frozenset[int]
+    goals: frozenset[int]
+    boxes: frozenset[int]
+    players: frozenset[int]
+    title: str = ""
+    author: str = ""
+    comment: str = ""
+    #: Other ``Key: value`` lines of the level's header, in order.
+    metadata: tuple[tuple[str, str], ...] = ()
+    #: Solutions stored with the level (SOK files), as LURD text.
+    solutions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not (0 < self.width <= MAX_SIDE and 0 < self.height <= MAX_SIDE):
+            raise BoardTooLargeError(
+                f"board of {self.width} x {self.height} cells is outside 1..{MAX_SIDE} a side"
+            )
+        size = self.width * self.height
+        for name in ("walls", "goals", "boxes", "players"):
+            cells = getattr(self, name)
+            if not isinstance(cells, frozenset):
+                object.__setattr__(self, name, cells := frozenset(cells))
+            if cells and (min(cells) < 0 or max(cells) >= size):
+                raise ValueError(f"{name} has a cell outside the {self.width} x {self.height} board")
+        overlap = self.walls & (self.boxes | self.goals | self.players)
+        if overlap:
+            raise ValueError(f"cell {min(overlap)} is a wall and something else")
+        if self.boxes & self.players:
+            raise ValueError(f"cell {min(self.boxes & self.players)} holds a box and the player")
+        # Counting non-walls is cheap and usually settles it; the flood runs only on big grids.
+        if size - len(self.walls) > MAX_FLOOR and (floor := len(self.interior)) > MAX_FLOOR:
+            raise BoardTooLargeError(f"board has {floor} interior floor cells, over {MAX_FLOOR}")
+
+    # --- notation -------------------------------------------------------------------------
+
+    @classmethod
+    def from_xsb(cls, text: str) -> Level:
+        """Read one level from XSB text (RLE rows and a title or metadata are accepted)."""
+        from sokoban import xsb
+
+        return xsb.parse_level(text)
+
+    def xsb(self, rle: bool = False) -> str:
+        """The board as canonical XSB text, rows joined by newlines, no title."""
+        from sokoban import xsb
+
+        return xsb.format_board(self, rle=rle)
+
+    def __str__(self) -> str:
+        return self.xsb()
+
+    def __repr__(self) -> str:
+        return f"Level.from_xsb({self.xsb()!r})"
+
+    def _repr_svg_(self) -> str:
+        from sokoban import render
+
+        return render.svg(self)
+
+    # --- geometry -------------------------------------------------------------------------
+
+    def cell(self, x: int, y: int) -> int:
+        """The cell at column ``x``, row ``y``."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"({x}, {y}) is off the {self.width} x {self.height} board")
+        return y * self.width + x
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """The column and row of a cell."""
+        return cell % self.width, cell // self.width
+
+    def neighbour(self, cell: int, direction: Direction) -> int | None:
+        """The cell one step away, or ``None`` off the board."""
+        x = cell % self.width + direction.dx
+        y = cell // self.width + direction.dy
+        if 0 <= x < self.width and 0 <= y < self.height:
+            return y * self.width + x
+        return None
+
+    def neighbours(self, cell: int) -> Iterator[tuple[Direction, int]]:
+        for direction in DIRECTIONS:
+            n = self.neighbour(cell, direction)
+            if n is not None:
+                yield direction, n
+
+    @property
+    def player(self) -> int | None:
+        """The player's cell: ``None`` without a player, the lowest cell with several."""
+        return min(self.players) if self.players else None
+
+    @property
+    def floor(self) -> frozenset[int]:
+        """Every cell of the grid that is not a wall (interior and exterior)."""
+        return frozenset(range(self.width * self.height)) - self.walls
+
+    @property
+    def interior(self) -> frozenset[int]:
+        """Cells reachable from the player through non-walls, boxes ignored.
+
+        Without a player, the region around the boxes and goals stands in.
+        """
+        starts = self.players or (self.boxes | self.goals)
+        return self._flood(starts)
+
+    def _flood(self, starts: Iterable[int], blocked: frozenset[int] = frozenset()) -> frozenset[int]:
+        seen = set(starts)
+        todo = deque(seen)
+        walls = self.walls | blocked
+        while todo:
+            cell = todo.popleft()
+            for _, n in self.neighbours(cell):
+                if n not in seen and n not in walls:
+                    seen.add(n)
+                    todo.append(n)
+        return frozenset(seen)
+
+    def reachable(self, start: int | None = None) -> frozenset[int]:
+        """Cells the player can walk to from ``start`` (default: the player) without pushing."""
+        if start is None:
+            start = self.player
+        if start is None:
+            return frozenset()
+        return self._flood([start], blocked=self.boxes)
+
+    def is_enclosed(self) -> bool:
+        """Whether the player's region stays off the border of the grid."""
+        w, h = self.width, self.height
+        return not any(
+            x == 0 or y == 0 or x == w - 1 or y == h - 1
+            for x, y in map(self.xy, self.interior)
+        )
+
+    # --- status ---------------------------------------------------------------------------
+
+    @property
+    def is_solved(self) -> bool:
+        """Every box on a goal, and as many goals as boxes."""
+        return len(self.boxes) == len(self.goals) and self.boxes <= self.goals
+
+    def status(self) -> Problem:
+        """The problems that make this level unplayable, as flags (``Problem.NONE`` if none)."""
+        problems = Problem.NONE
+        if not self.players:
+            problems |= Problem.NO_PLAYER
+        elif len(self.players) > 1:
+            problems |= Problem.SEVERAL_PLAYERS
+        if not self.boxes:
+            problems |= Problem.NO_BOXES
+        if len(self.boxes) != len(self.goals):
+            problems |= Problem.BOX_GOAL_MISMATCH
+        if self.players:
+            inside = self.interior
+            if any(b not in inside and b not in self.goals for b in self.boxes):
+                problems |= Problem.UNREACHABLE_BOX
+            if any(g not in inside and g not in self.boxes for g in self.goals):
+                problems |= Problem.UNREACHABLE_GOAL
+            if not self.is_enclosed():
+                problems |= Problem.PLAYER_OUTSIDE
+        return problems
+
+    def problems(self) -> list[str]:
+        """The problems as short sentences, empty for a playable level."""
+        status = self.status()
+        return [text for flag, text in _PROBLEM_TEXT.items() if flag in status]
+
+    def is_valid(self) -> bool:
+        return self.status() == Problem.NONE
+
+    # --- positions ------------------------------------------------------------------------
+
+    def moved(self, boxes: Iterable[int] | None = None, player: int | None = None) -> Level:
+        """The same board with other boxes and/or another player cell."""
+        changes: dict[str, object] = {}
+        if boxes is not None:
+            changes["boxes"] = frozenset(boxes)
+        if player is not None:
+            changes["players"] = frozenset((player,))
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def with_metadata(self, **fields: object) -> Level:
+        """The same board with other title, author, comment, metadata or solutions."""
+        return dataclasses.replace(self, **fields)  # type: ignore[arg-type]
+
+    def replay(self, solution: Solution | str) -> Replay:
+        """Play a solution from this position; see :func:`sokoban.lurd.replay`."""
+        from sokoban.lurd import replay
+
+        return replay(self, solution)

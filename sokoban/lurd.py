@@ -1,0 +1,248 @@
+"""Solutions in LURD: parse and format, replay on a level, and solution metrics.
+
+Lower-case letters are walks, upper case pushes. Input may be in any case and run-length
+encoded (``3r``, ``2(lU)``); replay finds out which steps push, and :meth:`Solution.lurd`
+writes them canonically.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+
+from sokoban.direction import Direction
+from sokoban.errors import IllegalMoveError, LurdError
+from sokoban.level import Level
+
+#: One step: the direction and whether it pushes a box.
+Step = tuple[Direction, bool]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Solution:
+    """A sequence of steps; ``pushes`` flags come from the letters' case until replayed.
+
+    >>> s = Solution.from_lurd("2(rU)d")
+    >>> s.lurd()
+    'rUrUd'
+    >>> len(s), s.pushes
+    (5, 2)
+    """
+
+    steps: tuple[Step, ...] = ()
+
+    @classmethod
+    def from_lurd(cls, text: str) -> Solution:
+        """Parse LURD text; whitespace is ignored, run lengths and groups are expanded."""
+        return cls(tuple(_parse(text)))
+
+    def lurd(self) -> str:
+        """Canonical LURD: lower case walks, upper case pushes."""
+        return "".join(d.value.upper() if push else d.value for d, push in self.steps)
+
+    def __str__(self) -> str:
+        return self.lurd()
+
+    def __repr__(self) -> str:
+        return f"Solution.from_lurd({self.lurd()!r})"
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __add__(self, other: Solution) -> Solution:
+        return Solution(self.steps + other.steps)
+
+    @property
+    def moves(self) -> int:
+        return len(self.steps)
+
+    @property
+    def pushes(self) -> int:
+        return sum(1 for _, push in self.steps if push)
+
+
+def _parse(text: str) -> Iterator[Step]:
+    pos = 0
+    stack: list[tuple[int, list[Step]]] = []
+    current: list[Step] = []
+    total = 0
+    while pos < len(text):
+        c = text[pos]
+        if c.isspace():
+            pos += 1
+            continue
+        start = pos
+        count = 0
+        digits = False
+        while pos < len(text) and text[pos].isdigit():
+            count = count * 10 + int(text[pos])
+            digits = True
+            pos += 1
+        if not digits:
+            count = 1
+        if pos >= len(text):
+            raise LurdError(f"run length with nothing after it at position {start}: {text!r}")
+        c = text[pos]
+        pos += 1
+        if c == "(":
+            stack.append((count, current))
+            current = []
+        elif c == ")":
+            if digits:
+                raise LurdError(f"run length before ')' at position {start}: {text!r}")
+            if not stack:
+                raise LurdError(f"unmatched ')' at position {start}: {text!r}")
+            n, outer = stack.pop()
+            outer.extend(current * n)
+            current = outer
+        elif c.lower() in "lurd":
+            current.extend([(Direction(c.lower()), c.isupper())] * count)
+        else:
+            raise LurdError(f"unexpected character {c!r} at position {pos - 1}: {text!r}")
+        total = len(current) + sum(len(s) for _, s in stack)
+        if total > 10_000_000:
+            raise LurdError(f"solution longer than 10,000,000 steps: {text[:40]!r}...")
+    if stack:
+        raise LurdError(f"unclosed '(' in {text!r}")
+    yield from current
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Metrics:
+    """Secondary measures of a solution, as Sokoban players count them.
+
+    - ``moves``: every step; ``pushes``: steps that move a box.
+    - ``box_lines``: runs of pushes of one box in one direction with no other step between.
+    - ``box_changes``: times the pushed box differs from the box pushed before (the first
+      push counts one).
+    - ``pushing_sessions``: runs of consecutive pushes, of any boxes.
+    - ``player_lines``: runs of steps in one direction, pushes and walks alike.
+    """
+
+    moves: int
+    pushes: int
+    box_lines: int
+    box_changes: int
+    pushing_sessions: int
+    player_lines: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Replay:
+    """What playing a solution gave: the final position, the solution with its real pushes,
+    the metrics, and the box each push moved (its cell before the push)."""
+
+    final: Level
+    solution: Solution
+    metrics: Metrics
+    pushed_cells: tuple[int, ...]
+
+    @property
+    def is_solved(self) -> bool:
+        return self.final.is_solved
+
+
+def replay(level: Level, solution: Solution | str) -> Replay:
+    """Play ``solution`` from ``level``'s position.
+
+    A step into a wall, into a box that cannot move, or off the board raises
+    :class:`IllegalMoveError` naming its index. Letter case is not trusted: a step that
+    moves a box is a push whatever its case, and a capital that moves no box is a walk.
+    """
+    if isinstance(solution, str):
+        solution = Solution.from_lurd(solution)
+    if len(level.players) != 1:
+        raise IllegalMoveError("the level needs exactly one player", 0, "")
+    width, height = level.width, level.height
+    walls = level.walls
+    boxes = set(level.boxes)
+    player = min(level.players)
+    steps: list[Step] = []
+    pushed: list[int] = []
+    # Box identity for box changes: follow each box as it moves.
+    box_id = {cell: i for i, cell in enumerate(sorted(boxes))}
+    box_lines = box_changes = sessions = player_lines = 0
+    last_box = -1
+    last_dir: Direction | None = None
+    last_push = False
+    for index, (direction, _) in enumerate(solution.steps):
+        x, y = player % width + direction.dx, player // width + direction.dy
+        letter = direction.value
+        if not (0 <= x < width and 0 <= y < height):
+            raise IllegalMoveError("off the board", index, letter)
+        target = y * width + x
+        if target in walls:
+            raise IllegalMoveError("into a wall", index, letter)
+        push = target in boxes
+        if push:
+            bx, by = x + direction.dx, y + direction.dy
+            beyond = by * width + bx
+            if not (0 <= bx < width and 0 <= by < height) or beyond in walls or beyond in boxes:
+                raise IllegalMoveError("the box cannot move there", index, letter.upper())
+            boxes.remove(target)
+            boxes.add(beyond)
+            ident = box_id.pop(target)
+            box_id[beyond] = ident
+            pushed.append(target)
+            if ident != last_box:
+                box_changes += 1
+            if not (last_push and ident == last_box and direction == last_dir):
+                box_lines += 1
+            if not last_push:
+                sessions += 1
+            last_box = ident
+        if direction != last_dir:
+            player_lines += 1
+        last_dir = direction
+        last_push = push
+        player = target
+        steps.append((direction, push))
+    final = level.moved(boxes=boxes, player=player)
+    metrics = Metrics(
+        moves=len(steps),
+        pushes=len(pushed),
+        box_lines=box_lines,
+        box_changes=box_changes,
+        pushing_sessions=sessions,
+        player_lines=player_lines,
+    )
+    return Replay(final, Solution(tuple(steps)), metrics, tuple(pushed))
+
+
+def verify(level: Level, solution: Solution | str) -> Replay:
+    """Replay and insist the level ends solved; raises :class:`IllegalMoveError` if not."""
+    result = replay(level, solution)
+    if not result.is_solved:
+        n = len(result.solution)
+        raise IllegalMoveError("the solution ends with boxes off goals", n, "")
+    return result
+
+
+def walk(level: Level, start: int, goal: int, blocked: Iterable[int] = ()) -> Solution | None:
+    """A shortest walk (no pushes) from ``start`` to ``goal`` around walls, boxes and
+    ``blocked`` cells, or ``None`` when there is none."""
+    from collections import deque
+
+    obstacles = level.walls | level.boxes | frozenset(blocked)
+    if start == goal:
+        return Solution()
+    came: dict[int, tuple[int, Direction]] = {start: (start, Direction.UP)}
+    todo = deque([start])
+    while todo:
+        cell = todo.popleft()
+        for direction, n in level.neighbours(cell):
+            if n in came or n in obstacles:
+                continue
+            came[n] = (cell, direction)
+            if n == goal:
+                path: list[Step] = []
+                while n != start:
+                    prev, d = came[n]
+                    path.append((d, False))
+                    n = prev
+                return Solution(tuple(reversed(path)))
+            todo.append(n)
+    return None
