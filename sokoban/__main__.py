@@ -1,0 +1,5 @@
+"""``python -m sokoban`` runs the command-line interface."""
+
+from sokoban.cli import main
+
+main(prog_name="sokoban")
