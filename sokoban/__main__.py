@@ -2,4 +2,5 @@
 
 from sokoban.cli import main
 
-main(prog_name="sokoban")
+if __name__ == "__main__":
+    main(prog_name="sokoban")
