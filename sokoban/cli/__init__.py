@@ -7,6 +7,7 @@ exit status 1 (2 for click's usage errors), never a traceback.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -19,13 +20,35 @@ from sokoban.errors import SokobanError
 COMMAND_MODULES = ["levels"]
 
 
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line."""
+    if isinstance(error, click.ClickException):
+        message = error.format_message()
+        ctx = getattr(error, "ctx", None)
+        if isinstance(error, click.UsageError) and ctx is not None:
+            message += f" (see '{ctx.command_path} --help')"
+    elif isinstance(error, OSError) and error.strerror:
+        # "[Errno 2] No such file or directory: 'x'" reads better as "x: No such file ...".
+        message = error.strerror
+        if error.filename is not None:
+            message = f"{os.fsdecode(error.filename)}: {message}"
+    else:
+        message = str(error) or type(error).__name__
+    return " ".join(message.split())
+
+
 class _Group(click.Group):
+    """Turns the errors of a command into one ``error:`` line; click's usage errors keep
+    their exit status 2, other errors exit 1."""
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.ClickException as error:
+            click.echo(f"error: {_one_line(error)}", err=True)
+            ctx.exit(error.exit_code)
         except (SokobanError, OSError, MemoryError) as error:
-            message = str(error) or type(error).__name__
-            click.echo(f"error: {message}", err=True)
+            click.echo(f"error: {_one_line(error)}", err=True)
             ctx.exit(1)
 
 

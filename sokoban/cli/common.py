@@ -1,0 +1,293 @@
+"""Helpers the command modules share: the FILE argument, ``--level`` selections, loading a
+collection with a warning per broken level, rich output for people, JSON for scripts, and
+files written whole or not at all.
+
+A selection names levels by 1-based number, title, range or list::
+
+    --level 3        --level "Hot Spot"      --level 1-10      --level 1,3,7-9      --level all
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from sokoban.errors import SokobanError
+from sokoban.level import Level
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sokoban.xsb import Collection
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_NUMBER = re.compile(r"\d+")
+_RANGE = re.compile(r"(\d+)\s*-\s*(\d+)")
+_LIST = re.compile(r"[\d\s,-]+")
+
+
+# --- messages and output ------------------------------------------------------------------
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr."""
+    click.echo(f"warning: {message}", err=True)
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console on the current stdout (or stderr); colours only on a terminal.
+
+    A new console each call, so that click's test runner, which swaps the streams, sees
+    the output.
+    """
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def json_option(function: F) -> F:
+    """The ``--json`` flag: the command passes ``as_json`` and prints with :func:`echo_json`."""
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Print JSON for scripts instead of text."
+    )(function)
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as indented JSON on stdout."""
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def file_argument(function: F) -> F:
+    """The ``FILE`` argument: an existing level file (XSB or SOK), passed as a Path."""
+    return click.argument(
+        "file",
+        type=click.Path(exists=True, dir_okay=False, readable=True, path_type=Path),
+    )(function)
+
+
+# --- level selections ---------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Selection:
+    """Levels named on the command line: ``keys`` holds numbers and titles, ``None`` is all.
+
+    >>> Selection.parse("1-3,7").keys
+    (1, 2, 3, 7)
+    >>> Selection.parse("Hot Spot").keys
+    ('Hot Spot',)
+    >>> Selection.parse("all").keys is None
+    True
+    """
+
+    text: str
+    keys: tuple[int | str, ...] | None
+
+    @classmethod
+    def parse(cls, text: str) -> Selection:
+        """Read a selection; raises :class:`ValueError` for a range such as ``5-2`` or ``0``.
+
+        Digits, ranges and commas make numbers; ``all`` (any case) is every level; anything
+        else is a title.
+        """
+        stripped = text.strip()
+        if not stripped:
+            raise ValueError("an empty level selection")
+        if stripped.lower() == "all":
+            return cls(text, None)
+        if not _LIST.fullmatch(stripped):
+            return cls(text, (stripped,))
+        keys: list[int | str] = []
+        for part in stripped.split(","):
+            part = part.strip()
+            if _NUMBER.fullmatch(part):
+                first = last = int(part)
+            elif match := _RANGE.fullmatch(part):
+                first, last = int(match[1]), int(match[2])
+                if first > last:
+                    raise ValueError(f"the range {part!r} is empty")
+            else:
+                raise ValueError(f"{part!r} is not a level number or range in {text!r}")
+            if first < 1:
+                raise ValueError(f"level numbers start at 1, not {first}")
+            if last - first > 1_000_000:
+                raise ValueError(f"the range {part!r} is too long")
+            keys.extend(range(first, last + 1))
+        return cls(text, tuple(keys))
+
+    @property
+    def is_all(self) -> bool:
+        return self.keys is None
+
+    def levels(self, collection: Collection) -> list[Level]:
+        """The selected levels of ``collection``, in the order named.
+
+        A number or title the collection lacks raises its ``LevelNotFoundError``.
+        """
+        if self.keys is None:
+            return list(collection)
+        return [collection.find(key) for key in self.keys]
+
+
+class SelectionType(click.ParamType):
+    """The click type of ``--level``: gives a :class:`Selection`."""
+
+    name = "N|TITLE|RANGE|all"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, Selection):
+            return value
+        try:
+            return Selection.parse(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+def level_option(
+    default: str | None = None,
+    help: str = "Levels by number, title, range (1-10) or list (1,3,5), or 'all'.",
+) -> Callable[[F], F]:
+    """The ``--level/-l`` option; the command receives ``level`` as a :class:`Selection` (or
+    ``None`` when it is not given and there is no default)."""
+    return click.option(
+        "--level",
+        "-l",
+        "level",
+        type=SelectionType(),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+# --- collections --------------------------------------------------------------------------
+
+
+def load_collection(path: str | os.PathLike[str]) -> Collection:
+    """Read a collection; each broken level is skipped with one warning line on stderr.
+
+    A file without one readable level is an error: the broken level's own message when
+    there was just one, or a count otherwise.
+    """
+    from sokoban import xsb
+
+    collection = xsb.load(Path(path))
+    name = os.fspath(path)
+    errors = collection.errors
+    if not collection.levels and len(errors) == 1:
+        raise SokobanError(f"{name}: {errors[0]}")
+    for error in errors:
+        # The error names the level's position ("level 3: ...") when the reader knows it.
+        what = "" if getattr(error, "level", None) is not None else "a broken level: "
+        warn(f"{name}: skipped {what}{error}")
+    if not collection.levels:
+        if errors:
+            raise SokobanError(f"{name}: none of its {len(errors)} levels can be read")
+        raise SokobanError(f"{name}: no levels in the file")
+    return collection
+
+
+def select_levels(collection: Collection, selection: Selection | None) -> list[Level]:
+    """The levels a ``--level`` option names; every level when it was not given."""
+    if selection is None:
+        return list(collection)
+    return selection.levels(collection)
+
+
+def select_one(
+    collection: Collection, selection: Selection | None, path: str | os.PathLike[str]
+) -> Level:
+    """The one level a command works on: ``--level`` must name one, unless the file holds
+    a single level."""
+    if selection is None:
+        if len(collection) == 1:
+            return collection[0]
+        raise click.UsageError(
+            f"{os.fspath(path)} has {len(collection)} levels: choose one with --level"
+        )
+    levels = selection.levels(collection)
+    if len(levels) != 1:
+        raise click.UsageError(f"--level {selection.text!r} names {len(levels)} levels, not one")
+    return levels[0]
+
+
+def level_record(collection: Collection, level: Level) -> dict[str, Any]:
+    """A level's number, title, size, boxes and problems, as JSON-ready values."""
+    return {
+        "number": collection.number(level),
+        "title": level.title,
+        "width": level.width,
+        "height": level.height,
+        "boxes": len(level.boxes),
+        "goals": len(level.goals),
+        "problems": level.problems(),
+    }
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file (links and ``..`` included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write a whole file or nothing: a temporary file beside ``path`` is renamed over it,
+    so an interrupted write never leaves half a file (nor loses the old one).
+
+    ``-`` writes to stdout.
+    """
+    if os.fspath(path) == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            click.echo(data, nl=False)
+        return
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        if target.exists():
+            # Keep the permissions of the file being replaced.
+            os.chmod(temporary, target.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_text_argument(value: str) -> str:
+    """An argument's text, or a file's when it is ``@PATH`` (``@-`` reads stdin)."""
+    if not value.startswith("@"):
+        return value
+    source = value[1:]
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise click.BadParameter(f"cannot read {source!r}: {reason}") from None

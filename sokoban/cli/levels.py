@@ -1,0 +1,295 @@
+"""Commands on level files: ``info``, ``show``, ``convert``, ``verify`` and ``render``."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sokoban.cli import main
+from sokoban.cli.common import (
+    Selection,
+    console,
+    echo_json,
+    file_argument,
+    json_option,
+    level_option,
+    level_record,
+    load_collection,
+    read_text_argument,
+    same_file,
+    select_levels,
+    select_one,
+    write_atomically,
+)
+from sokoban.errors import IllegalMoveError, LurdError, SokobanError
+from sokoban.level import Level, Problem
+from sokoban.lurd import Solution, replay
+
+# Terminal colours of the board characters (plain text when not on a terminal).
+_BOARD_STYLES = {
+    "#": "bright_black",
+    "$": "yellow",
+    "*": "green",
+    ".": "red",
+    "@": "bold blue",
+    "+": "bold blue",
+}
+
+
+def _name(number: int, level: Level) -> str:
+    return f"level {number}" + (f" ({level.title})" if level.title else "")
+
+
+@main.command()
+@file_argument
+@level_option()
+@json_option
+def info(file: Path, level: Selection | None, as_json: bool) -> None:
+    """List the levels of FILE.
+
+    A table of number, title, size, boxes and problems (what makes a level unplayable).
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    collection = load_collection(file)
+    levels = select_levels(collection, level)
+    records = [level_record(collection, lv) for lv in levels]
+    if as_json:
+        echo_json(
+            {
+                "file": os.fspath(file),
+                "title": collection.title,
+                "levels": records,
+                "skipped": [str(error) for error in collection.errors],
+            }
+        )
+        return
+    heading = file.name + (f": {collection.title}" if collection.title else "")
+    table = Table(title=Text(heading), title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("title")
+    table.add_column("size", justify="right")
+    table.add_column("boxes", justify="right")
+    table.add_column("problems")
+    for record in records:
+        problems = "; ".join(record["problems"])
+        table.add_row(
+            str(record["number"]),
+            Text(record["title"]),
+            f"{record['width']}x{record['height']}",
+            str(record["boxes"]),
+            Text(problems, style="red") if problems else Text("none", style="green"),
+        )
+    out = console()
+    out.print(table)
+    summary = f"{len(records)} of {len(collection)} levels"
+    if skipped := len(collection.errors):
+        summary += f", {skipped} broken level{'s' if skipped > 1 else ''} skipped"
+    out.print(Text(summary))
+
+
+@main.command()
+@file_argument
+@level_option(help="Levels to show (number, title, range, list or 'all'); default all.")
+@json_option
+def show(file: Path, level: Selection | None, as_json: bool) -> None:
+    """Draw levels of FILE.
+
+    Each level with its number, title, size, boxes and problems; every level by default.
+    """
+    from rich.text import Text
+
+    collection = load_collection(file)
+    levels = select_levels(collection, level)
+    if as_json:
+        echo_json([level_record(collection, lv) | {"xsb": lv.xsb()} for lv in levels])
+        return
+    out = console()
+    for i, lv in enumerate(levels):
+        if i:
+            out.print()
+        number = collection.number(lv)
+        name = _name(number, lv)
+        out.print(Text(name[0].upper() + name[1:], style="bold"))
+        drawing = Text()
+        for c in lv.xsb():
+            drawing.append(c, _BOARD_STYLES.get(c, ""))
+        out.print(drawing, soft_wrap=True)
+        boxes = len(lv.boxes)
+        facts = f"{lv.width}x{lv.height}, {boxes} box{'es' if boxes != 1 else ''}"
+        problems = lv.problems()
+        out.print(Text(facts))
+        if problems:
+            out.print(Text("problems: " + "; ".join(problems), style="red"))
+
+
+@main.command()
+@file_argument
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="The file to write ('-' for stdout).",
+)
+@click.option("--rle", is_flag=True, help="Run-length encode the board rows.")
+@level_option(help="Levels to write (number, title, range, list or 'all'); default all.")
+@click.option(
+    "--skip-broken", is_flag=True, help="Write the readable levels of a file with broken ones."
+)
+@json_option
+def convert(
+    file: Path,
+    output: Path,
+    rle: bool,
+    level: Selection | None,
+    skip_broken: bool,
+    as_json: bool,
+) -> None:
+    """Rewrite FILE as canonical XSB.
+
+    Writes the levels to OUTPUT with their titles and metadata. The output appears whole or
+    not at all, and the input file is never overwritten.
+    """
+    from sokoban import xsb
+
+    to_stdout = os.fspath(output) == "-"
+    if not to_stdout and same_file(file, output):
+        raise click.BadParameter(
+            f"{os.fspath(output)!r} is the input file; write the result elsewhere",
+            param_hint="'--output'",
+        )
+    collection = load_collection(file)
+    if collection.errors and not skip_broken:
+        n = len(collection.errors)
+        raise SokobanError(
+            f"{os.fspath(file)}: {n} broken level{'s' if n > 1 else ''} would be lost; "
+            "fix them or pass --skip-broken"
+        )
+    levels = select_levels(collection, level)
+    text = xsb.format_collection(levels, rle=rle, header=collection.header)
+    write_atomically(output, text)
+    record = {
+        "output": os.fspath(output),
+        "levels": len(levels),
+        "skipped": len(collection.errors),
+        "rle": rle,
+    }
+    if as_json and not to_stdout:
+        echo_json(record)
+    elif not to_stdout:
+        click.echo(f"wrote {len(levels)} level{'s' if len(levels) != 1 else ''} to {output}")
+
+
+@main.command()
+@file_argument
+@level_option(help="The level the solution is for (number or title); needed when FILE has several.")
+@click.argument("solution")
+@json_option
+def verify(file: Path, level: Selection | None, solution: str, as_json: bool) -> None:
+    """Check a solution of a level.
+
+    Replays SOLUTION (LURD text, or @PATH to read it from a file, @- from stdin) on the
+    level and prints its metrics. Exit status 1 when it does not solve the level.
+    """
+    try:
+        steps = Solution.from_lurd(read_text_argument(solution))
+    except LurdError as error:
+        raise click.BadParameter(str(error), param_hint="'SOLUTION'") from None
+    collection = load_collection(file)
+    lv = select_one(collection, level, file)
+    number = collection.number(lv)
+    if lv.status() & (Problem.NO_PLAYER | Problem.SEVERAL_PLAYERS):
+        raise SokobanError(f"{_name(number, lv)} cannot be played: {'; '.join(lv.problems())}")
+    result: dict[str, Any] = {"level": number, "title": lv.title}
+    try:
+        played = replay(lv, steps)
+    except IllegalMoveError as error:
+        if as_json:
+            echo_json(result | {"solved": False, "reason": str(error), "index": error.index})
+        raise SokobanError(f"not a solution: {error}") from None
+    metrics = dataclasses.asdict(played.metrics)
+    solved = played.is_solved
+    reason = ""
+    if not solved:
+        off = len(played.final.boxes - played.final.goals)
+        reason = f"{off} box{'es' if off != 1 else ''} off goal after {len(steps)} moves"
+    if as_json:
+        record = result | {"solved": solved, "metrics": metrics, "lurd": played.solution.lurd()}
+        echo_json(record | ({"reason": reason} if reason else {}))
+    else:
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(show_header=False, box=None)
+        table.add_column(justify="left")
+        table.add_column(justify="right")
+        for key, value in metrics.items():
+            table.add_row(key.replace("_", " "), str(value))
+        out = console()
+        out.print(Text(f"{'solves' if solved else 'does not solve'} {_name(number, lv)}"))
+        out.print(table)
+    if not solved:
+        click.echo(f"error: not a solution: {reason}", err=True)
+        raise click.exceptions.Exit(1)
+
+
+_PICTURE_SUFFIXES = (".svg", ".png")
+
+
+@main.command()
+@file_argument
+@level_option(help="The level to draw (number or title); needed when FILE has several.")
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The picture to write: .svg or .png.",
+)
+@click.option(
+    "--cell",
+    type=click.IntRange(4, 256),
+    default=32,
+    show_default=True,
+    help="Pixels a square.",
+)
+@json_option
+def render(file: Path, level: Selection | None, output: Path, cell: int, as_json: bool) -> None:
+    """Draw a level as SVG or PNG.
+
+    The format follows OUTPUT's suffix: .svg or .png.
+    """
+    from sokoban import render as pictures
+
+    suffix = output.suffix.lower()
+    if suffix not in _PICTURE_SUFFIXES:
+        raise click.BadParameter(
+            f"{os.fspath(output)!r} must end in .svg or .png", param_hint="'--output'"
+        )
+    collection = load_collection(file)
+    lv = select_one(collection, level, file)
+    if suffix == ".svg":
+        write_atomically(output, pictures.svg(lv, cell=cell))
+    else:
+        write_atomically(output, pictures.png(lv, None, cell=cell))
+    width, height = lv.width * cell, lv.height * cell
+    if as_json:
+        echo_json(
+            {
+                "output": os.fspath(output),
+                "format": suffix[1:],
+                "level": collection.number(lv),
+                "width": width,
+                "height": height,
+            }
+        )
+    else:
+        click.echo(f"wrote {output} ({width}x{height} pixels)")
