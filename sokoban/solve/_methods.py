@@ -1,0 +1,146 @@
+"""The built-in push-level methods: configurations of the best-first kernel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sokoban.errors import SokobanError
+from sokoban.level import Level
+from sokoban.solve import DEFAULT_MEMORY, Limits, SearchStats, SolveResult, Status, register
+from sokoban.solve._board import INF, Board
+from sokoban.solve._path import expand
+from sokoban.solve._search import EXHAUSTED, SOLVED, Search
+
+_LIMIT_STATUS = {
+    "time": Status.TIME_LIMIT,
+    "nodes": Status.NODE_LIMIT,
+    "memory": Status.MEMORY_LIMIT,
+}
+
+
+def run_best_first(
+    level: Level,
+    limits: Limits,
+    method: str,
+    optimal: bool,
+    *,
+    progress: Any = None,
+    **search: Any,
+) -> SolveResult:
+    """Run :class:`~sokoban.solve._search.Search` on ``level`` and make the result."""
+    board = Board(level)
+    try:
+        engine = Search(board, **search)
+    except ValueError as error:
+        raise SokobanError(str(error)) from None
+    memory = limits.memory if limits.memory is not None else DEFAULT_MEMORY
+    out = engine.run(limits.time, limits.nodes, memory, progress)
+    stats = SearchStats(out.expanded, out.generated, out.stored, out.peak_bytes, out.seconds)
+    bound = engine.root_bound if search.get("bound", "matching") != "none" else -1
+    if bound >= INF:
+        bound = -1
+    if out.code == SOLVED:
+        solution = expand(board, out.path)
+        unit = "moves" if search.get("exact") else "pushes"
+        message = f"solved in {out.cost} {unit}" + (" (optimal)" if optimal else "")
+        return SolveResult(Status.SOLVED, solution, method, optimal, stats, message, bound)
+    if out.code == EXHAUSTED and not out.limit:
+        return SolveResult(
+            Status.UNSOLVABLE, None, method, False, stats, "no solution exists", bound
+        )
+    status = _LIMIT_STATUS[out.limit]
+    return SolveResult(
+        status, None, method, False, stats, f"stopped by the {out.limit} limit", bound
+    )
+
+
+def _check(options: dict[str, Any], allowed: set[str], method: str) -> None:
+    unknown = set(options) - allowed
+    if unknown:
+        raise SokobanError(
+            f"unknown option {sorted(unknown)[0]!r} for method {method!r}"
+            + (f"; it takes {', '.join(sorted(allowed))}" if allowed else "")
+        )
+
+
+def _bound_option(options: dict[str, Any]) -> str:
+    bound = options.get("bound", "matching")
+    if bound not in ("matching", "nearest"):
+        raise SokobanError(f"unknown bound {bound!r}; choose matching or nearest")
+    return str(bound)
+
+
+@register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
+def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Push-optimal A*; options ``bound`` ("matching" or "nearest") and ``progress``."""
+    _check(options, {"bound", "progress"}, "astar")
+    return run_best_first(
+        level, limits, "astar", True, bound=_bound_option(options), progress=options.get("progress")
+    )
+
+
+@register("moves", "A* over moves (each push costs its walk plus one)", "moves", optimal=True)
+def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Move-optimal A*: the player's exact cell is part of the state."""
+    _check(options, {"bound", "progress"}, "moves")
+    return run_best_first(
+        level,
+        limits,
+        "moves",
+        True,
+        bound=_bound_option(options),
+        exact=True,
+        progress=options.get("progress"),
+    )
+
+
+@register("bfs", "breadth-first search over pushes, no lower bound", "pushes", optimal=True)
+def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Push-optimal breadth-first search with dead-square and freeze pruning only."""
+    _check(options, {"progress"}, "bfs")
+    return run_best_first(
+        level,
+        limits,
+        "bfs",
+        True,
+        bound="none",
+        wh=0,
+        tiebreak=False,
+        progress=options.get("progress"),
+    )
+
+
+@register("greedy", "best-first search on the lower bound alone: fast, not optimal")
+def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Expand the position closest to solved first (ties: fewest pushes so far)."""
+    _check(options, {"bound", "progress"}, "greedy")
+    return run_best_first(
+        level,
+        limits,
+        "greedy",
+        False,
+        bound=_bound_option(options),
+        wg=0,
+        wh=1,
+        tiebreak=False,
+        progress=options.get("progress"),
+    )
+
+
+@register("wastar", "weighted A* (key g + w*h, w=weight, default 3): fast, not optimal")
+def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
+    _check(options, {"bound", "progress", "weight"}, "wastar")
+    weight = float(options.get("weight", 3.0))
+    if not 1.0 <= weight <= 100.0:
+        raise SokobanError(f"weight {weight!r} is outside 1..100")
+    return run_best_first(
+        level,
+        limits,
+        "wastar",
+        weight == 1.0,
+        bound=_bound_option(options),
+        wg=4,
+        wh=round(4 * weight),
+        progress=options.get("progress"),
+    )

@@ -1,0 +1,50 @@
+"""The transposition table: open addressing with linear probing over an int32 array of
+node indices (-1 empty), keyed by the nodes' Zobrist hashes and checked against the stored
+states. Its capacity is a power of two kept at least twice the node store's, so probes
+stay short and it never fills.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sokoban.solve._jit import njit
+
+
+@njit
+def find(table, key, boxes, player, nd_hash, nd_boxes, nd_player):
+    """The node holding state (``boxes``, ``player``) with hash ``key``, or ``-(slot + 1)``
+    for the empty slot where it belongs.
+
+    ``table``: int32[t] (t a power of two); ``key``: uint64; ``boxes``: int16[b] sorted;
+    ``nd_hash``: uint64[cap]; ``nd_boxes``: int16[cap, b]; ``nd_player``: int32[cap].
+    """
+    mask = table.shape[0] - 1
+    i = np.int64(key & np.uint64(mask))
+    nb = boxes.shape[0]
+    while True:
+        node = table[i]
+        if node < 0:
+            return -(i + 1)
+        if nd_hash[node] == key and nd_player[node] == player:
+            same = True
+            for k in range(nb):
+                if nd_boxes[node, k] != boxes[k]:
+                    same = False
+                    break
+            if same:
+                return node
+        i = (i + 1) & mask
+
+
+@njit
+def rebuild(table, nd_hash, count):
+    """Empty ``table`` (int32[t]) and insert nodes ``0..count-1`` by their hashes
+    (``nd_hash``: uint64[cap]); states are distinct, so no comparison is needed."""
+    table[:] = -1
+    mask = table.shape[0] - 1
+    for node in range(count):
+        i = np.int64(nd_hash[node] & np.uint64(mask))
+        while table[i] >= 0:
+            i = (i + 1) & mask
+        table[i] = node
