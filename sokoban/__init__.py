@@ -8,6 +8,7 @@ from sokoban.direction import DIRECTIONS, Direction
 from sokoban.errors import (
     BoardTooLargeError,
     IllegalMoveError,
+    LevelNotFoundError,
     LurdError,
     SokobanError,
     XsbError,
@@ -27,6 +28,7 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "Level",
+    "LevelNotFoundError",
     "LurdError",
     "Metrics",
     "Problem",

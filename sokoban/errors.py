@@ -8,22 +8,47 @@ class SokobanError(ValueError):
 
 
 class XsbError(SokobanError):
-    """A level or collection that cannot be read: names the line and quotes it."""
+    """A level or collection that cannot be read: names the line and quotes it.
 
-    def __init__(self, message: str, line: int | None = None, text: str | None = None) -> None:
+    ``level`` is the 1-based position of the broken level in its file, when read from one.
+
+    >>> str(XsbError("unclosed '(' in a board row", 7, "2(#-", level=3))
+    "level 3: unclosed '(' in a board row at line 7: '2(#-'"
+    """
+
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        text: str | None = None,
+        *,
+        level: int | None = None,
+    ) -> None:
         self.reason = message
         self.line = line
         self.text = text
+        self.level = level
         where = ""
         if line is not None:
             where = f" at line {line}"
             if text is not None:
                 where += f": {text!r}"
-        super().__init__(f"{message}{where}")
+        prefix = f"level {level}: " if level is not None else ""
+        super().__init__(f"{prefix}{message}{where}")
+
+    def at(self, level: int, line: int | None = None, text: str | None = None) -> XsbError:
+        """The same error, placed at a level's position (and a line, if it had none)."""
+        if self.line is not None:
+            line, text = self.line, self.text
+        return type(self)(self.reason, line, text, level=level)
 
 
 class BoardTooLargeError(XsbError):
     """A board over the size limits (100 x 100, 2,000 interior floor cells)."""
+
+
+class LevelNotFoundError(SokobanError):
+    """A level looked up by number or title that the collection does not have."""
 
 
 class LurdError(SokobanError):
