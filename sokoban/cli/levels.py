@@ -41,7 +41,9 @@ _BOARD_STYLES = {
 
 
 def _name(number: int, level: Level) -> str:
-    return f"level {number}" + (f" ({level.title})" if level.title else "")
+    """``level 3 (Title)``; a title that is just the number (as in Microban) is left out."""
+    title = level.title.strip()
+    return f"level {number}" + (f" ({title})" if title and title != str(number) else "")
 
 
 @main.command()
@@ -69,7 +71,9 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
             }
         )
         return
-    heading = file.name + (f": {collection.title}" if collection.title else "")
+    heading = file.name
+    if collection.title and collection.title != file.stem:
+        heading += f": {collection.title}"
     table = Table(title=Text(heading), title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("title")
