@@ -370,6 +370,7 @@ def test_verify_errors(runner, tmp_path, good) -> None:
     one_error(run(runner, "verify", good, "-l", "3", "R"), "cannot be played", "no player")
     one_error(run(runner, "verify", good, "-l", "1", f"@{tmp_path / 'none.txt'}"), "none.txt")
     one_error(run(runner, "verify", good, "-l", "1"), "SOLUTION", code=2)
+    one_error(run(runner, "verify", good, "-l", "1", "@"), "SOLUTION", "file name", code=2)
 
 
 # --- render -------------------------------------------------------------------------------
@@ -406,6 +407,49 @@ def test_render_errors(runner, tmp_path, good) -> None:
     one_error(run(runner, "render", good, "-o", tmp_path / "x.svg"), "--level", code=2)
     one_error(run(runner, "render", good, "-l", "1", "-o", tmp_path / "x.svg", "--cell", "1"))
     one_error(run(runner, "render", good, "-l", "99", "-o", tmp_path / "x.svg"), "99")
+    # A directory that is not there: the message names the file asked for, not a temporary.
+    missing = tmp_path / "no" / "x.svg"
+    line = one_error(run(runner, "render", good, "-l", "1", "-o", missing), f"{missing}:")
+    assert "No such file" in line
+
+
+# --- the public collections ----------------------------------------------------------------
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
+
+
+def _shared(name: str) -> Path:
+    path = SHARED / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the public collections live beside the repository)")
+    return path
+
+
+def test_convert_a_public_collection_round_trips(runner, tmp_path) -> None:
+    microban = _shared("microban.xsb")
+    for rle in ([], ["--rle"]):
+        out = tmp_path / "microban.xsb"
+        assert run(runner, "convert", microban, "-o", out, *rle).exit_code == 0
+        after = json.loads(run(runner, "show", out, "--json").stdout)
+        before = json.loads(run(runner, "show", microban, "--json").stdout)
+        assert len(after) == 155 and after == before
+
+
+def test_verify_known_optimal_solutions(runner) -> None:
+    import csv
+
+    table = _shared("optimal.csv")
+    microban = _shared("microban.xsb")
+    with open(table, encoding="utf-8") as handle:
+        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
+        known = [row for row in rows if row["file"] == "microban.xsb"][:5]
+    assert known
+    for row in known:
+        result = run(runner, "verify", microban, "-l", row["level"], row["solution"], "--json")
+        assert result.exit_code == 0, result.stderr
+        data = json.loads(result.stdout)
+        assert data["metrics"]["pushes"] == int(row["pushes"])
+        assert data["metrics"]["moves"] == int(row["moves"])
 
 
 # --- the group ----------------------------------------------------------------------------

@@ -23,7 +23,10 @@ COMMAND_MODULES = ["levels"]
 def _one_line(error: BaseException) -> str:
     """The error's message on one line."""
     if isinstance(error, click.ClickException):
-        message = error.format_message()
+        try:
+            message = error.format_message()
+        except Exception:  # a malformed exception must not turn into a traceback
+            message = error.message
         ctx = getattr(error, "ctx", None)
         if isinstance(error, click.UsageError) and ctx is not None:
             message += f" (see '{ctx.command_path} --help')"

@@ -139,7 +139,7 @@ class Selection:
         return [collection.find(key) for key in self.keys]
 
 
-class SelectionType(click.ParamType):
+class SelectionType(click.ParamType):  # type: ignore[type-arg]  # generic since click 8.2
     """The click type of ``--level``: gives a :class:`Selection`."""
 
     name = "N|TITLE|RANGE|all"
@@ -260,8 +260,9 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
         return
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    temporary: str | None = None
     try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(handle, "wb") as out:
             out.write(payload)
             out.flush()
@@ -274,20 +275,30 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
             os.umask(umask)
             os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+    except BaseException as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            # Name the file the user asked for, not the temporary one.
+            raise OSError(error.errno, error.strerror, os.fspath(target)) from error
         raise
 
 
-def read_text_argument(value: str) -> str:
+def read_text_argument(value: str, param_hint: str | None = None) -> str:
     """An argument's text, or a file's when it is ``@PATH`` (``@-`` reads stdin)."""
     if not value.startswith("@"):
         return value
     source = value[1:]
+    if not source:
+        raise click.BadParameter(
+            "'@' needs a file name after it (or '-' for stdin)", param_hint=param_hint
+        )
     if source == "-":
         return sys.stdin.read()
     try:
         return Path(source).read_text(encoding="utf-8")
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise click.BadParameter(f"cannot read {source!r}: {reason}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise click.BadParameter(
+            f"cannot read {source!r}: {reason}", param_hint=param_hint
+        ) from None

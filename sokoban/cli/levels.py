@@ -203,7 +203,7 @@ def verify(file: Path, level: Selection | None, solution: str, as_json: bool) ->
     level and prints its metrics. Exit status 1 when it does not solve the level.
     """
     try:
-        steps = Solution.from_lurd(read_text_argument(solution))
+        steps = Solution.from_lurd(read_text_argument(solution, "'SOLUTION'"))
     except LurdError as error:
         raise click.BadParameter(str(error), param_hint="'SOLUTION'") from None
     collection = load_collection(file)
