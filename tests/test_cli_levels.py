@@ -373,6 +373,48 @@ def test_verify_errors(runner, tmp_path, good) -> None:
     one_error(run(runner, "verify", good, "-l", "1", "@"), "SOLUTION", "file name", code=2)
 
 
+SOK = """\
+Title: Line
+#####
+#@$.#
+#####
+Solution: R
+
+Title: None stored
+#####
+#@$.#
+#####
+
+Title: Two rows
+######
+#@$ .#
+# $ .#
+######
+Solution: RRlldRR
+Solution (pushes): RR
+"""
+
+
+def test_verify_without_solution_checks_the_stored_ones(runner, tmp_path) -> None:
+    path = tmp_path / "solved.sok"
+    path.write_text(SOK)
+    result = run(runner, "verify", path, "--json")
+    records = json.loads(result.stdout)
+    assert [(r["level"], r["solution"], r["solved"]) for r in records] == [
+        (1, 1, True),
+        (3, 1, True),
+        (3, 2, False),
+    ]
+    assert records[1]["metrics"]["moves"] == 7 and "off goal" in records[2]["reason"]
+    one_error(result, "1 of 3 stored solutions do not solve", code=1)
+    result = run(runner, "verify", path, "-l", "1,3")
+    assert "2 of 3 stored solutions solve their levels" in result.stdout
+    assert result.exit_code == 1
+    result = run(runner, "verify", path, "-l", "1")
+    assert result.exit_code == 0 and "1 of 1 stored solutions solve" in result.stdout
+    one_error(run(runner, "verify", path, "-l", "2"), "stores no solution", code=2)
+
+
 # --- render -------------------------------------------------------------------------------
 
 

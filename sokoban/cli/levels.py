@@ -191,17 +191,43 @@ def convert(
         click.echo(f"wrote {len(levels)} level{'s' if len(levels) != 1 else ''} to {output}")
 
 
+def _check(lv: Level, steps: Solution) -> dict[str, Any]:
+    """Replay ``steps`` on ``lv``: whether they solve it, the metrics, or why not."""
+    if lv.status() & (Problem.NO_PLAYER | Problem.SEVERAL_PLAYERS):
+        return {"solved": False, "reason": f"cannot be played: {'; '.join(lv.problems())}"}
+    try:
+        played = replay(lv, steps)
+    except IllegalMoveError as error:
+        return {"solved": False, "reason": str(error), "index": error.index}
+    record: dict[str, Any] = {
+        "solved": played.is_solved,
+        "metrics": dataclasses.asdict(played.metrics),
+        "lurd": played.solution.lurd(),
+    }
+    if not played.is_solved:
+        off = len(played.final.boxes - played.final.goals)
+        record["reason"] = f"{off} box{'es' if off != 1 else ''} off goal after {len(steps)} moves"
+    return record
+
+
 @main.command()
 @file_argument
-@level_option(help="The level the solution is for (number or title); needed when FILE has several.")
-@click.argument("solution")
+@level_option(
+    help="The level the solution is for (number or title); needed when FILE has several. "
+    "Without SOLUTION: the levels whose stored solutions to check (default all)."
+)
+@click.argument("solution", required=False)
 @json_option
-def verify(file: Path, level: Selection | None, solution: str, as_json: bool) -> None:
+def verify(file: Path, level: Selection | None, solution: str | None, as_json: bool) -> None:
     """Check a solution of a level.
 
     Replays SOLUTION (LURD text, or @PATH to read it from a file, @- from stdin) on the
-    level and prints its metrics. Exit status 1 when it does not solve the level.
+    level and prints its metrics. Without SOLUTION, checks the solutions stored in FILE
+    (SOK ``Solution:`` lines). Exit status 1 when a solution does not solve its level.
     """
+    if solution is None:
+        _verify_stored(file, level, as_json)
+        return
     try:
         steps = Solution.from_lurd(read_text_argument(solution, "'SOLUTION'"))
     except LurdError as error:
@@ -209,38 +235,87 @@ def verify(file: Path, level: Selection | None, solution: str, as_json: bool) ->
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     number = collection.number(lv)
-    if lv.status() & (Problem.NO_PLAYER | Problem.SEVERAL_PLAYERS):
-        raise SokobanError(f"{_name(number, lv)} cannot be played: {'; '.join(lv.problems())}")
-    result: dict[str, Any] = {"level": number, "title": lv.title}
-    try:
-        played = replay(lv, steps)
-    except IllegalMoveError as error:
-        if as_json:
-            echo_json(result | {"solved": False, "reason": str(error), "index": error.index})
-        raise SokobanError(f"not a solution: {error}") from None
-    metrics = dataclasses.asdict(played.metrics)
-    solved = played.is_solved
-    reason = ""
-    if not solved:
-        off = len(played.final.boxes - played.final.goals)
-        reason = f"{off} box{'es' if off != 1 else ''} off goal after {len(steps)} moves"
+    record = {"level": number, "title": lv.title} | _check(lv, steps)
     if as_json:
-        record = result | {"solved": solved, "metrics": metrics, "lurd": played.solution.lurd()}
-        echo_json(record | ({"reason": reason} if reason else {}))
-    else:
+        echo_json(record)
+    elif "metrics" in record:
         from rich.table import Table
         from rich.text import Text
 
         table = Table(show_header=False, box=None)
         table.add_column(justify="left")
         table.add_column(justify="right")
-        for key, value in metrics.items():
+        for key, value in record["metrics"].items():
             table.add_row(key.replace("_", " "), str(value))
         out = console()
-        out.print(Text(f"{'solves' if solved else 'does not solve'} {_name(number, lv)}"))
+        verb = "solves" if record["solved"] else "does not solve"
+        out.print(Text(f"{verb} {_name(number, lv)}"))
         out.print(table)
-    if not solved:
-        click.echo(f"error: not a solution: {reason}", err=True)
+    if not record["solved"]:
+        if "metrics" not in record and "index" not in record:
+            # The level itself is at fault, not the solution.
+            raise SokobanError(f"{_name(number, lv)} {record['reason']}")
+        click.echo(f"error: not a solution: {record['reason']}", err=True)
+        raise click.exceptions.Exit(1)
+
+
+def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> None:
+    """``verify FILE`` without SOLUTION: every stored solution of the selected levels."""
+    collection = load_collection(file)
+    levels = select_levels(collection, selection)
+    records = []
+    for lv in levels:
+        number = collection.number(lv)
+        for k, text in enumerate(lv.solutions, 1):
+            head = {"level": number, "title": lv.title, "solution": k}
+            try:
+                records.append(head | _check(lv, Solution.from_lurd(text)))
+            except LurdError as error:
+                records.append(head | {"solved": False, "reason": str(error)})
+    if not records:
+        raise click.UsageError(
+            f"missing SOLUTION: {os.fspath(file)} stores no solution for "
+            + ("these levels" if selection is not None else "its levels"),
+            ctx=click.get_current_context(silent=True),
+        )
+    failed = sum(1 for record in records if not record["solved"])
+    if as_json:
+        echo_json(records)
+    else:
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table()
+        table.add_column("#", justify="right")
+        table.add_column("title")
+        table.add_column("solution", justify="right")
+        table.add_column("moves", justify="right")
+        table.add_column("pushes", justify="right")
+        table.add_column("result")
+        for record in records:
+            metrics = record.get("metrics", {})
+            table.add_row(
+                str(record["level"]),
+                Text(record["title"]),
+                str(record["solution"]),
+                str(metrics.get("moves", "")),
+                str(metrics.get("pushes", "")),
+                Text("solves", style="green")
+                if record["solved"]
+                else Text(record["reason"], style="red"),
+            )
+        out = console()
+        out.print(table)
+        unsolved = sum(1 for lv in levels if not lv.solutions)
+        summary = f"{len(records) - failed} of {len(records)} stored solutions solve their levels"
+        if unsolved:
+            summary += f"; {unsolved} level{'s' if unsolved != 1 else ''} without one"
+        out.print(Text(summary))
+    if failed:
+        click.echo(
+            f"error: {failed} of {len(records)} stored solutions do not solve their levels",
+            err=True,
+        )
         raise click.exceptions.Exit(1)
 
 
