@@ -5,6 +5,22 @@ files written whole or not at all.
 A selection names levels by 1-based number, title, range or list::
 
     --level 3        --level "Hot Spot"      --level 1-10      --level 1,3,7-9      --level all
+
+A command module uses them like this (and is listed in ``sokoban.cli.COMMAND_MODULES``)::
+
+    @main.command()
+    @file_argument
+    @level_option(default="all")
+    @json_option
+    def solve(file: Path, level: Selection | None, as_json: bool) -> None:
+        collection = load_collection(file)
+        for lv in select_levels(collection, level):
+            number = collection.number(lv)
+            ...
+
+Raise :class:`~sokoban.errors.SokobanError` (or let ``OSError`` through) for bad input and
+``click.UsageError``/``click.BadParameter`` for bad options: the group prints one
+``error:`` line and exits 1 (2 for usage errors).
 """
 
 from __future__ import annotations
