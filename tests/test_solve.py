@@ -1,0 +1,359 @@
+"""The solver engine: methods against the naive searches, deadlocks on positions built to
+trigger them, bounds against brute force, limits, and bad input."""
+
+from __future__ import annotations
+
+import naive
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from sokoban import Level, verify
+from sokoban.errors import SokobanError
+from sokoban.solve import METHODS, Limits, SolveResult, Status, solve
+from sokoban.solve._board import INF, Board
+from sokoban.solve._bounds import matching, nearest
+from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, MOVABLE, frozen
+
+
+def level(text: str) -> Level:
+    return Level.from_xsb(text.strip("\n"))
+
+
+SMALL = [
+    # (board, fewest pushes)
+    """
+#######
+#@ $ .#
+#######""",
+    """
+  #####
+###   #
+#.@$  #
+### $.#
+#.##$ #
+# # . ##
+#$ *$$.#
+#   .  #
+########""",
+    """
+######
+#    #
+# #@ #
+# $* #
+# .* #
+#    #
+######""",
+    """
+#####
+#.  #
+# $ #
+#@$.#
+#####""",
+    """
+ ####
+ #  ###
+ #.$  #
+## .$ #
+#  @  #
+#   ###
+#####""",
+]
+
+
+def check(result: SolveResult, start: Level) -> None:
+    assert result.status is Status.SOLVED, result.message
+    assert result.solution is not None
+    assert verify(start, result.solution).is_solved
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_push_optimal_methods_agree_with_naive_bfs(text: str) -> None:
+    start = level(text)
+    best = naive.fewest_pushes(start)
+    for method in ("astar", "bfs"):
+        result = solve(start, method)
+        check(result, start)
+        assert result.optimal
+        assert result.solution is not None and result.solution.pushes == best, method
+    astar = solve(start, "astar", bound="nearest")
+    assert astar.solution is not None and astar.solution.pushes == best
+
+
+@pytest.mark.parametrize("text", SMALL[:4])
+def test_moves_method_agrees_with_naive_move_bfs(text: str) -> None:
+    start = level(text)
+    result = solve(start, "moves")
+    check(result, start)
+    assert result.solution is not None and result.solution.moves == naive.fewest_moves(start)
+
+
+@pytest.mark.parametrize("method", ["greedy", "wastar"])
+def test_fast_methods_solve_and_are_not_better_than_optimal(method: str) -> None:
+    for text in SMALL:
+        start = level(text)
+        result = solve(start, method, Limits(time=20))
+        check(result, start)
+        assert result.solution is not None
+        assert result.solution.pushes >= naive.fewest_pushes(start)
+
+
+# --- random small rooms against the naive search ------------------------------------------
+
+_W, _H = 6, 5  # interior of the room
+
+
+@st.composite
+def rooms(draw: st.DrawFn) -> Level:
+    cells = [(x, y) for y in range(1, _H + 1) for x in range(1, _W + 1)]
+    chosen = draw(st.permutations(cells))
+    nboxes = draw(st.integers(1, 3))
+    nwalls = draw(st.integers(0, 7))
+    boxes = chosen[:nboxes]
+    goals = draw(st.permutations(chosen[: nboxes + 3]))[:nboxes]
+    player = chosen[nboxes + 3]
+    walls = set(chosen[nboxes + 4 : nboxes + 4 + nwalls])
+    rows = []
+    for y in range(_H + 2):
+        row = ""
+        for x in range(_W + 2):
+            c = (x, y)
+            if x in (0, _W + 1) or y in (0, _H + 1) or c in walls:
+                row += "#"
+            elif c in boxes:
+                row += "*" if c in goals else "$"
+            elif c == player:
+                row += "+" if c in goals else "@"
+            else:
+                row += "." if c in goals else " "
+        rows.append(row)
+    return Level.from_xsb("\n".join(rows))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rooms())
+def test_astar_matches_naive_on_random_rooms(start: Level) -> None:
+    assume(start.is_valid())
+    best = naive.fewest_pushes(start)
+    result = solve(start, "astar")
+    if best is None:
+        assert result.status is Status.UNSOLVABLE
+    else:
+        check(result, start)
+        assert result.solution is not None and result.solution.pushes == best
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rooms())
+def test_moves_and_bfs_match_naive_on_random_rooms(start: Level) -> None:
+    assume(start.is_valid() and len(start.boxes) <= 2)
+    pushes = naive.fewest_pushes(start)
+    bfs = solve(start, "bfs")
+    moves = solve(start, "moves")
+    if pushes is None:
+        assert bfs.status is Status.UNSOLVABLE and moves.status is Status.UNSOLVABLE
+        return
+    assert bfs.solution is not None and bfs.solution.pushes == pushes
+    assert moves.solution is not None and moves.solution.moves == naive.fewest_moves(start)
+
+
+# --- deadlocks ----------------------------------------------------------------------------
+
+
+def test_dead_squares_match_naive() -> None:
+    for text in [*SMALL, "#######\n#     #\n# $.$ #\n#  @. #\n#######"]:
+        start = level(text)
+        assert Board(start).dead_cells() == naive.dead_squares(start), text
+
+
+def test_dead_squares_go_beyond_corners() -> None:
+    # Along the top wall no cell is a corner except the ends, yet none reaches the goal.
+    start = level("""
+#######
+#     #
+#  $  #
+# .@  #
+#######""")
+    dead = Board(start).dead_cells()
+    top = {start.cell(x, 1) for x in range(1, 6)}
+    assert top <= dead
+    assert start.cell(3, 2) not in dead
+
+
+def _freeze(text: str, at: tuple[int, int]) -> int:
+    start = level(text)
+    board = Board(start)
+    occ = np.full(board.n, -1, np.int32)
+    for k, b in enumerate(board.boxes):
+        occ[b] = k
+    stack = np.zeros(board.n, np.uint8)
+    result = frozen(board.index[start.cell(*at)], occ, board.nbr, board.goal, board.dead, stack)
+    assert not stack.any()
+    return int(result)
+
+
+def test_freeze_two_by_two_block() -> None:
+    text = """
+########
+#      #
+# $$   #
+# $$ ..#
+#@   ..#
+########"""
+    assert _freeze(text, (2, 2)) == FROZEN_OFF_GOAL
+    assert _freeze(text, (3, 3)) == FROZEN_OFF_GOAL
+
+
+def test_freeze_two_boxes_along_a_wall() -> None:
+    text = """
+########
+#  $$ .#
+#     .#
+#@     #
+########"""
+    assert _freeze(text, (3, 1)) == FROZEN_OFF_GOAL
+
+
+def test_freeze_chain_through_boxes() -> None:
+    # (3,3) has a wall below; on its left (2,3) has a wall on its left and, above it,
+    # (2,2) stuck in a corner: the chain freezes all three.
+    text = """
+#######
+###   #
+##$  .#
+##$$ .#
+#@ #. #
+#######"""
+    assert _freeze(text, (3, 3)) == FROZEN_OFF_GOAL
+    assert _freeze(text, (2, 3)) == FROZEN_OFF_GOAL
+
+
+def test_frozen_on_goals_is_no_deadlock_and_free_boxes_move() -> None:
+    text = """
+#######
+# **  #
+# **  #
+#@ $ .#
+#######"""
+    assert _freeze(text, (2, 1)) == FROZEN_ON_GOALS
+    assert _freeze(text, (3, 3)) == MOVABLE
+
+
+def test_freeze_deadlock_makes_level_unsolvable_quickly() -> None:
+    start = level("""
+########
+#@     #
+# $$   #
+# $$ ..#
+#    ..#
+########""")
+    result = solve(start, "astar")
+    assert result.status is Status.UNSOLVABLE
+    assert result.stats.expanded <= 1
+
+
+def test_bipartite_deadlock() -> None:
+    # Both boxes can slide along the top wall only, to the one goal there: no box is on a
+    # dead square and none is frozen, but no perfect matching exists.
+    start = level("""
+#######
+# $ $.#
+#     #
+#  .  #
+#@    #
+#######""")
+    board = Board(start)
+    assert not board.dead[board.boxes].any()
+    work = np.zeros((5, len(board.boxes) + 1), np.int64)
+    assert matching(board.boxes, board.dist, work) >= INF
+    assert solve(start, "astar").status is Status.UNSOLVABLE
+
+
+def test_matching_and_nearest_against_brute_force() -> None:
+    rng = np.random.default_rng(7)
+    start = level(SMALL[1])
+    board = Board(start)
+    alive = np.flatnonzero(board.dead == 0)
+    nb = len(board.boxes)
+    work = np.zeros((5, nb + 1), np.int64)
+    for _ in range(40):
+        boxes = np.sort(rng.choice(alive, nb, replace=False)).astype(np.int16)
+        costs = [[int(board.dist[g, b]) for g in range(nb)] for b in boxes]
+        assert matching(boxes, board.dist, work) == naive.min_matching(costs)
+        assert nearest(boxes, board.dist) == sum(min(row) for row in costs)
+
+
+def test_push_distances_match_lone_box_search() -> None:
+    start = level(SMALL[3])
+    board = Board(start)
+    for k, g in enumerate(board.goals):
+        for i in range(board.n):
+            expected = naive.lone_box_pushes(start, board.cell(i), board.cell(g))
+            got = int(board.dist[k, i])
+            # Ignoring the player's side may only make distances shorter.
+            if expected is None:
+                assert got == INF or got >= 0
+            else:
+                assert got <= expected
+
+
+# --- limits, statuses and bad input -------------------------------------------------------
+
+
+def test_time_limit_zero_and_node_limit() -> None:
+    result = solve(level(SMALL[1]), "astar", Limits(time=0))
+    assert result.status is Status.TIME_LIMIT and result.solution is None
+    result = solve(level(SMALL[1]), "bfs", Limits(nodes=5))
+    assert result.status is Status.NODE_LIMIT
+    assert result.stats.expanded == 5
+
+
+def test_memory_limit() -> None:
+    result = solve(level(SMALL[1]), "bfs", Limits(memory=100_000))
+    assert result.status is Status.MEMORY_LIMIT
+    assert result.stats.peak_bytes <= 100_000 or result.stats.expanded == 0
+
+
+def test_memory_is_counted_and_grows() -> None:
+    result = solve(level(SMALL[1]), "bfs")
+    assert result.solved
+    assert result.stats.peak_bytes > 0
+    assert result.stats.stored <= result.stats.generated + 1
+    assert result.stats.nodes_per_second > 0
+
+
+def test_invalid_and_solved_levels() -> None:
+    result = solve(level("#####\n#@$ #\n#####"), "astar")
+    assert result.status is Status.INVALID
+    assert "differ" in result.message
+    result = solve(level("#####\n#@* #\n#####"), "astar")
+    assert result.solved and result.solution is not None and len(result.solution) == 0
+
+
+def test_unsolvable_levels() -> None:
+    corner = level("######\n#$  .#\n#  @ #\n######")
+    result = solve(corner, "astar")
+    assert result.status is Status.UNSOLVABLE and result.stats.expanded == 0
+    # The box can reach the goal row only by the wall, which it can never leave.
+    assert solve(corner, "bfs").status is Status.UNSOLVABLE
+    assert naive.fewest_pushes(corner) is None
+
+
+def test_bad_method_options_and_limits() -> None:
+    start = level(SMALL[0])
+    with pytest.raises(SokobanError, match="unknown method 'nope'"):
+        solve(start, "nope")
+    with pytest.raises(SokobanError, match="unknown option 'speed'"):
+        solve(start, "astar", speed=3)
+    with pytest.raises(SokobanError, match="bound"):
+        solve(start, "astar", bound="magic")
+    with pytest.raises(SokobanError, match="negative"):
+        Limits(time=-1)
+
+
+def test_registry_describes_methods() -> None:
+    assert {"astar", "moves", "bfs", "greedy", "wastar"} <= set(METHODS)
+    assert METHODS["astar"].optimises == "pushes" and METHODS["astar"].optimal
+    assert METHODS["moves"].optimises == "moves"
+    assert not METHODS["greedy"].optimal

@@ -1,0 +1,83 @@
+"""Solver results on the public collections: push-optimal lengths against optimal.csv.
+
+The fast suite checks a fixed sample of Microban rows; ``@pytest.mark.slow`` runs every
+row (CI samples them with ``SOKOBAN_SAMPLE``).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from sokoban import xsb
+from sokoban.level import Level
+from sokoban.solve import Limits, Status, solve
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
+
+#: Microban levels the fast suite solves (each well under a second).
+FAST = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 17, 21, 25, 30, 34, 40, 47, 60, 72, 88, 101]
+
+
+def _rows() -> list[dict[str, str]]:
+    path = SHARED / "optimal.csv"
+    if not path.exists():
+        return []
+    with path.open() as handle:
+        return list(csv.DictReader(line for line in handle if not line.startswith("#")))
+
+
+@cache
+def _collection(name: str) -> list[Level]:
+    return list(xsb.load(SHARED / name))
+
+
+def _known(name: str, number: int) -> int:
+    for row in _rows():
+        if row["file"] == name and int(row["level"]) == number:
+            return int(row["pushes"])
+    raise LookupError(f"{name} {number} has no row in optimal.csv")
+
+
+def _sample(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    if os.environ.get("SOKOBAN_SAMPLE") == "small":
+        return rows[::25]
+    return rows
+
+
+@pytest.fixture(autouse=True)
+def _shared(shared_levels: Path) -> None:
+    """Every test here needs the public collections (skips without them)."""
+
+
+@pytest.mark.parametrize("number", FAST)
+def test_astar_matches_optimal_csv_on_fast_sample(number: int) -> None:
+    level = _collection("microban.xsb")[number - 1]
+    result = solve(level, "astar", Limits(time=30))
+    assert result.status is Status.SOLVED
+    assert result.optimal and result.solution is not None
+    assert result.solution.pushes == _known("microban.xsb", number)
+
+
+@pytest.mark.parametrize("method", ["greedy", "wastar"])
+def test_fast_methods_on_microban_sample(method: str) -> None:
+    for number in FAST[::3]:
+        level = _collection("microban.xsb")[number - 1]
+        result = solve(level, method, Limits(time=30))
+        assert result.solved and result.solution is not None
+        assert result.solution.pushes >= _known("microban.xsb", number)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", _sample(_rows()), ids=lambda row: f"{row['file']}-{row['level']}")
+def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
+    level = _collection(row["file"])[int(row["level"]) - 1]
+    result = solve(level, "astar", Limits(time=10))
+    if result.status is Status.TIME_LIMIT:
+        pytest.skip("not solved within 10 s")
+    assert result.status is Status.SOLVED
+    assert result.solution is not None and result.solution.pushes == int(row["pushes"])
