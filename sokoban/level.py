@@ -91,7 +91,9 @@ class Level:
             if not isinstance(cells, frozenset):
                 object.__setattr__(self, name, cells := frozenset(cells))
             if cells and (min(cells) < 0 or max(cells) >= size):
-                raise ValueError(f"{name} has a cell outside the {self.width} x {self.height} board")
+                raise ValueError(
+                    f"{name} has a cell outside the {self.width} x {self.height} board"
+                )
         overlap = self.walls & (self.boxes | self.goals | self.players)
         if overlap:
             raise ValueError(f"cell {min(overlap)} is a wall and something else")
@@ -120,7 +122,10 @@ class Level:
         return self.xsb()
 
     def __repr__(self) -> str:
-        return f"Level.from_xsb({self.xsb()!r})"
+        # The full text (title, metadata, solutions too), so that the repr evaluates back.
+        from sokoban import xsb
+
+        return f"Level.from_xsb({xsb.format_level(self)!r})"
 
     def _repr_svg_(self) -> str:
         from sokoban import render
@@ -172,7 +177,9 @@ class Level:
         starts = self.players or (self.boxes | self.goals)
         return self._flood(starts)
 
-    def _flood(self, starts: Iterable[int], blocked: frozenset[int] = frozenset()) -> frozenset[int]:
+    def _flood(
+        self, starts: Iterable[int], blocked: frozenset[int] = frozenset()
+    ) -> frozenset[int]:
         seen = set(starts)
         todo = deque(seen)
         walls = self.walls | blocked
@@ -196,8 +203,7 @@ class Level:
         """Whether the player's region stays off the border of the grid."""
         w, h = self.width, self.height
         return not any(
-            x == 0 or y == 0 or x == w - 1 or y == h - 1
-            for x, y in map(self.xy, self.interior)
+            x == 0 or y == 0 or x == w - 1 or y == h - 1 for x, y in map(self.xy, self.interior)
         )
 
     # --- status ---------------------------------------------------------------------------

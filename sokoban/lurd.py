@@ -64,11 +64,25 @@ class Solution:
         return sum(1 for _, push in self.steps if push)
 
 
+#: The longest solution text expands to; more is refused before it is built.
+MAX_STEPS = 10_000_000
+
+
+def _quote(text: str, pos: int) -> str:
+    """The text, or for long text an excerpt around ``pos``, quoted."""
+    if len(text) <= 80:
+        return repr(text)
+    start = max(0, pos - 30)
+    excerpt = text[start : start + 60]
+    return ("..." if start else "") + repr(excerpt) + ("..." if start + 60 < len(text) else "")
+
+
 def _parse(text: str) -> Iterator[Step]:
     pos = 0
+    # Open groups: (repeat count, steps before the group); ``outer`` counts those steps.
     stack: list[tuple[int, list[Step]]] = []
+    outer = 0
     current: list[Step] = []
-    total = 0
     while pos < len(text):
         c = text[pos]
         if c.isspace():
@@ -77,36 +91,45 @@ def _parse(text: str) -> Iterator[Step]:
         start = pos
         count = 0
         digits = False
-        while pos < len(text) and text[pos].isdigit():
-            count = count * 10 + int(text[pos])
+        while pos < len(text) and "0" <= text[pos] <= "9":
+            count = count * 10 + ord(text[pos]) - 48
             digits = True
             pos += 1
+            if count > MAX_STEPS:
+                raise LurdError(f"run length too large at position {start}: {_quote(text, start)}")
         if not digits:
             count = 1
         if pos >= len(text):
-            raise LurdError(f"run length with nothing after it at position {start}: {text!r}")
+            raise LurdError(
+                f"run length with nothing after it at position {start}: {_quote(text, start)}"
+            )
         c = text[pos]
         pos += 1
         if c == "(":
             stack.append((count, current))
+            outer += len(current)
             current = []
         elif c == ")":
             if digits:
-                raise LurdError(f"run length before ')' at position {start}: {text!r}")
+                raise LurdError(f"run length before ')' at position {start}: {_quote(text, start)}")
             if not stack:
-                raise LurdError(f"unmatched ')' at position {start}: {text!r}")
-            n, outer = stack.pop()
-            outer.extend(current * n)
-            current = outer
-        elif c.lower() in "lurd":
+                raise LurdError(f"unmatched ')' at position {start}: {_quote(text, start)}")
+            n, before = stack.pop()
+            outer -= len(before)
+            if outer + len(before) + len(current) * n > MAX_STEPS:
+                raise LurdError(f"solution longer than {MAX_STEPS:,} steps: {_quote(text, start)}")
+            before.extend(current * n)
+            current = before
+        elif c in "lurdLURD":
+            if outer + len(current) + count > MAX_STEPS:
+                raise LurdError(f"solution longer than {MAX_STEPS:,} steps: {_quote(text, start)}")
             current.extend([(Direction(c.lower()), c.isupper())] * count)
         else:
-            raise LurdError(f"unexpected character {c!r} at position {pos - 1}: {text!r}")
-        total = len(current) + sum(len(s) for _, s in stack)
-        if total > 10_000_000:
-            raise LurdError(f"solution longer than 10,000,000 steps: {text[:40]!r}...")
+            raise LurdError(
+                f"unexpected character {c!r} at position {pos - 1}: {_quote(text, pos - 1)}"
+            )
     if stack:
-        raise LurdError(f"unclosed '(' in {text!r}")
+        raise LurdError(f"unclosed '(' in {_quote(text, len(text))}")
     yield from current
 
 

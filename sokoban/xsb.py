@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, TextIO, overload
 
-from sokoban.errors import LevelNotFoundError, LurdError, XsbError
+from sokoban.errors import BoardTooLargeError, LevelNotFoundError, LurdError, XsbError
 from sokoban.level import MAX_SIDE, Level
 
 WALL, FLOOR, GOAL, BOX, BOX_ON_GOAL, PLAYER, PLAYER_ON_GOAL = "#", " ", ".", "$", "*", "@", "+"
@@ -95,8 +95,8 @@ def decode_rle(text: str, line: int | None = None) -> list[str]:
                 return "".join(out)
             count = 0
             digits = False
-            while pos < len(text) and text[pos].isdigit():
-                count = count * 10 + int(text[pos])
+            while pos < len(text) and "0" <= text[pos] <= "9":
+                count = count * 10 + ord(text[pos]) - 48
                 digits = True
                 pos += 1
                 if count > _MAX_DECODED:
@@ -119,7 +119,7 @@ def decode_rle(text: str, line: int | None = None) -> list[str]:
                 piece = c
             size += len(piece) * count
             if size > _MAX_DECODED:
-                raise XsbError("board row too long", line, text)
+                raise BoardTooLargeError("board line too long once decoded", line, text)
             out.append(piece * count)
         if depth:
             raise XsbError("unclosed '(' in a board row", line, text)
@@ -157,10 +157,10 @@ def _decode_rows(lines: Iterable[tuple[int, str]]) -> list[str]:
                     f"unexpected character {bad!r} in a board row", number, raw
                 ) from None
             if len(row) > MAX_SIDE:
-                raise XsbError(f"board row longer than {MAX_SIDE} cells", number, raw)
+                raise BoardTooLargeError(f"board row longer than {MAX_SIDE} cells", number, raw)
             rows.append(row)
         if len(rows) > MAX_SIDE:
-            raise XsbError(f"board has more than {MAX_SIDE} rows", number, raw)
+            raise BoardTooLargeError(f"board has more than {MAX_SIDE} rows", number, raw)
     return rows
 
 
@@ -283,7 +283,8 @@ class _Item(NamedTuple):
 
 #: ``Key: value`` metadata; keys are words (no digits, so "Level 12: x" stays a title).
 _KEY_LINE = re.compile(r"([A-Za-z][A-Za-z _-]{0,39}?)\s*:(?!//)\s*(.*)")
-_SOLUTION_LINE = re.compile(r"solution(?:\s*\d+)?(?:\s*\([^)]*\))?\s*:?\s*(.*)", re.IGNORECASE)
+#: ``Solution: LURD`` or ``Solution (moves 3, pushes 1):`` with the LURD on the next lines.
+_SOLUTION_LINE = re.compile(r"solution\b(?:\s*\d+)?(?:\s*\([^)]*\))?\s*(:?)\s*(.*)", re.IGNORECASE)
 _LURD_LINE = re.compile(r"[lurdLURD0-9()\s]+")
 _COMMENT_START = re.compile(r"comment\s*:", re.IGNORECASE)
 _COMMENT_END = re.compile(r"comment[-_ ]?end\s*:?", re.IGNORECASE)
@@ -352,9 +353,10 @@ def _items(lines: Iterable[tuple[int, str]]) -> Iterator[_Item]:
             board = True
             yield _Item(_BOARD, number, line)
         elif (m := _SOLUTION_LINE.fullmatch(stripped)) and (
-            not m.group(1) or _LURD_LINE.fullmatch(m.group(1))
+            m.group(1) or not m.group(2) or _LURD_LINE.fullmatch(m.group(2))
         ):
-            solution, solution_line = [m.group(1)], number
+            # With a colon it is a solution even if not LURD (the level reports the error).
+            solution, solution_line = [m.group(2)], number
         elif blocks_end and _COMMENT_START.fullmatch(stripped):
             block = [(number, line)]
         elif _COMMENT_END.fullmatch(stripped):
@@ -402,6 +404,7 @@ class _Collector:
                 self._head = []
             self._state = "board"
             self._board = [item]
+            self._tail = []
             return done
         if self._state == "board":
             self._state = "tail"
