@@ -125,7 +125,12 @@ class Winner:
 
 @dataclasses.dataclass
 class LongestResult:
-    """What a layout search found. ``proven`` is true only for a finished exhaustive run."""
+    """What a layout search found. ``proven`` is true only for a finished exhaustive run.
+
+    ``hist_moves[v]`` counts the layouts whose longest placement takes ``v`` moves (layouts
+    with no solvable placement are left out); likewise ``hist_pushes``. ``*_ties`` count
+    the layouts reaching the maximum, ``*_winners`` list the first few of them.
+    """
 
     width: int
     height: int
