@@ -1,0 +1,319 @@
+"""Commands that search: ``solve`` (levels of a file, one at a time, with a live status
+line) and ``bench`` (whole collections on local processes, a table and a CSV)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sokoban.cli import main
+from sokoban.cli.common import (
+    Selection,
+    console,
+    echo_json,
+    file_argument,
+    json_option,
+    level_option,
+    load_collection,
+    select_levels,
+    write_atomically,
+)
+from sokoban.errors import SokobanError
+
+
+def _method_choice() -> click.Choice:
+    from sokoban.solve import METHODS
+
+    return click.Choice(sorted(METHODS))
+
+
+def _limits(time_limit: float | None, node_limit: int | None, memory_limit: float | None) -> Any:
+    from sokoban.solve import Limits
+
+    memory = None if memory_limit is None else int(memory_limit * 1024 * 1024)
+    return Limits(time=time_limit, nodes=node_limit, memory=memory)
+
+
+def _options(weight: float | None, bound: str | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if weight is not None:
+        options["weight"] = weight
+    if bound is not None:
+        options["bound"] = bound
+    return options
+
+
+_time_option = click.option(
+    "--time-limit", "-t", type=click.FloatRange(min=0), default=None, help="Seconds per level."
+)
+_memory_option = click.option(
+    "--memory-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="MiB of search memory per level (default 2048).",
+)
+_method_option = click.option(
+    "--method", "-m", default="astar", show_default=True, help="Search method (see 'methods')."
+)
+
+
+def _check_method(method: str) -> None:
+    from sokoban.solve import METHODS
+
+    if method not in METHODS:
+        raise click.BadParameter(
+            f"{method!r} is not a method; choose from {', '.join(sorted(METHODS))}",
+            param_hint="'--method'",
+        )
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    raise AssertionError
+
+
+@main.command("solve")
+@file_argument
+@level_option()
+@_method_option
+@_time_option
+@click.option("--node-limit", type=click.IntRange(min=0), default=None, help="Expansions.")
+@_memory_option
+@click.option("--weight", type=float, default=None, help="The weight of 'wastar' (default 3).")
+@click.option(
+    "--bound", type=click.Choice(["matching", "nearest"]), default=None, help="Lower bound."
+)
+@json_option
+def solve_command(
+    file: Path,
+    level: Selection | None,
+    method: str,
+    time_limit: float | None,
+    node_limit: int | None,
+    memory_limit: float | None,
+    weight: float | None,
+    bound: str | None,
+    as_json: bool,
+) -> None:
+    """Solve levels of FILE.
+
+    Prints each solution in LURD with its metrics and the search statistics. A file with
+    several levels needs --level (a number, title, range, list or 'all').
+    """
+    from rich.text import Text
+
+    from sokoban.lurd import replay
+    from sokoban.solve import Status, solve
+
+    _check_method(method)
+    limits = _limits(time_limit, node_limit, memory_limit)
+    options = _options(weight, bound)
+    collection = load_collection(file)
+    if level is None and len(collection) > 1:
+        raise click.UsageError(
+            f"{os.fspath(file)} has {len(collection)} levels: choose with --level (or 'all')"
+        )
+    levels = select_levels(collection, level)
+    out = console()
+    err = console(stderr=True)
+    records = []
+    for lv in levels:
+        number = collection.number(lv)
+        name = f"level {number}" + (f" ({lv.title})" if lv.title else "")
+        if len(levels) == 1 and lv.problems():
+            raise SokobanError(f"{name} cannot be solved: {'; '.join(lv.problems())}")
+        with err.status(f"{name}: {method} searching") as status:
+
+            def progress(
+                search: Any, seconds: float, status: Any = status, name: str = name
+            ) -> None:
+                expanded = int(search.counters[0])
+                rate = expanded / seconds if seconds else 0
+                status.update(
+                    f"{name}: {method} {seconds:.1f} s, {expanded:,} expanded, "
+                    f"{rate:,.0f}/s, {_size(search.nbytes)}"
+                )
+
+            result = solve(lv, method, limits, progress=progress, **options)
+        stats = result.stats
+        record: dict[str, Any] = {
+            "number": number,
+            "title": lv.title,
+            "method": method,
+            "status": result.status.value,
+            "optimal": result.optimal,
+            "message": result.message,
+            "solution": result.solution.lurd() if result.solution is not None else None,
+            "expanded": stats.expanded,
+            "generated": stats.generated,
+            "stored": stats.stored,
+            "peak_bytes": stats.peak_bytes,
+            "seconds": round(stats.seconds, 4),
+            "nodes_per_second": round(stats.nodes_per_second),
+        }
+        if result.solution is not None:
+            metrics = replay(lv, result.solution).metrics
+            record["metrics"] = {
+                "moves": metrics.moves,
+                "pushes": metrics.pushes,
+                "box_lines": metrics.box_lines,
+                "box_changes": metrics.box_changes,
+                "pushing_sessions": metrics.pushing_sessions,
+                "player_lines": metrics.player_lines,
+            }
+        records.append(record)
+        if as_json:
+            continue
+        style = "green" if result.status is Status.SOLVED else "red"
+        head = Text(name[0].upper() + name[1:] + ": ", style="bold")
+        head.append(result.status.value, style=style)
+        if result.message:
+            head.append(f" - {result.message}")
+        out.print(head)
+        if result.solution is not None:
+            out.print(Text(result.solution.lurd()), soft_wrap=True)
+            m = record["metrics"]
+            out.print(
+                Text(
+                    f"{m['moves']} moves, {m['pushes']} pushes, {m['box_lines']} box lines, "
+                    f"{m['box_changes']} box changes, {m['pushing_sessions']} pushing sessions"
+                )
+            )
+        out.print(
+            Text(
+                f"{stats.expanded:,} expanded, {stats.generated:,} generated, "
+                f"{stats.stored:,} stored, {stats.seconds:.2f} s, "
+                f"{stats.nodes_per_second:,.0f} nodes/s, peak {_size(stats.peak_bytes)}"
+            )
+        )
+    if as_json:
+        echo_json(records[0] if len(records) == 1 and level is None else records)
+
+
+@main.command("bench")
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, readable=True, path_type=Path),
+)
+@level_option(help="Levels of every file to run (number, range, list or 'all'); default all.")
+@_method_option
+@click.option(
+    "--time-limit",
+    "-t",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds per level.",
+)
+@_memory_option
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Local processes (default: all cores; 0 runs in this process).",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write one row per level to this CSV file.",
+)
+@click.option(
+    "--optimal",
+    "optimal_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Known push optima to check against (default: optimal.csv beside the first file).",
+)
+@json_option
+def bench_command(
+    files: tuple[Path, ...],
+    level: Selection | None,
+    method: str,
+    time_limit: float,
+    memory_limit: float | None,
+    workers: int | None,
+    csv_path: Path | None,
+    optimal_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Solve every level of FILES and print a table per collection.
+
+    Solved, proven optimal, total and median seconds, expanded nodes, nodes per second and
+    peak memory; optimal claims are checked against known optima (optimal.csv) when found.
+    Kernel load (or first compile) time is reported apart.
+    """
+    import dataclasses
+
+    from rich.table import Table
+
+    from sokoban.solve import bench
+
+    _check_method(method)
+    limits = _limits(time_limit, None, memory_limit)
+    tasks = []
+    for path in files:
+        collection = load_collection(path)
+        for lv in select_levels(collection, level):
+            tasks.append(
+                bench.Task(
+                    os.fspath(path), collection.number(lv), lv.title, lv.xsb(), method, limits
+                )
+            )
+    if optimal_path is None and (files[0].parent / "optimal.csv").exists():
+        optimal_path = files[0].parent / "optimal.csv"
+    optima = bench.known_optima(optimal_path) if optimal_path is not None else {}
+    load_seconds = bench.warm_up(method)
+    rows = bench.run(tasks, workers=workers, description=f"bench {method}")
+    rows = [bench.check_known(row, optima) for row in rows]
+    summaries = bench.summarise(rows)
+    if csv_path is not None:
+        write_atomically(csv_path, bench.csv_text(rows))
+    if as_json:
+        echo_json(
+            {
+                "method": method,
+                "time_limit": time_limit,
+                "kernel_load_seconds": round(load_seconds, 3),
+                "collections": [dataclasses.asdict(s) for s in summaries],
+                "levels": [dataclasses.asdict(r) for r in rows],
+            }
+        )
+        return
+    out = console()
+    table = Table(title=f"{method}, {time_limit:g} s per level", title_justify="left")
+    for column in ("collection", "levels", "solved", "optimal", "total s", "median s"):
+        table.add_column(column, justify="left" if column == "collection" else "right")
+    for column in ("expanded", "nodes/s", "peak mem"):
+        table.add_column(column, justify="right")
+    for s in summaries:
+        table.add_row(
+            Path(s.file).name,
+            str(s.levels),
+            str(s.solved),
+            str(s.optimal) + (f" ({s.mismatches} WRONG)" if s.mismatches else ""),
+            f"{s.total_seconds:.1f}",
+            f"{s.median_seconds:.3f}",
+            f"{s.expanded:,}",
+            f"{s.nodes_per_second:,.0f}",
+            _size(s.peak_bytes),
+        )
+    out.print(table)
+    out.print(f"kernel load (compile on a cold cache): {load_seconds:.2f} s")
+    wrong = [r for r in rows if r.mismatch]
+    for r in wrong:
+        out.print(
+            f"[red]level {r.number} of {Path(r.file).name}: {r.pushes} pushes, known {r.known}"
+        )
+    if wrong:
+        raise SokobanError(f"{len(wrong)} solutions claimed optimal differ from known optima")
