@@ -307,4 +307,4 @@ def test_solver_failures_are_rejections_not_levels() -> None:
         (7, 7), boxes=2, count=1, seed=4, nodes=0, max_attempts=5, solver=naive_solver
     )
     assert report.levels == [] and report.attempts == 5
-    assert report.rejected["solver node_limit"] >= 3
+    assert report.rejected["solver node limit"] >= 3

@@ -13,8 +13,8 @@ level hard for people and for programs:
 
 Bands cut the score: :data:`BANDS`. A user targets a band with ``difficulty=``.
 
->>> band(10.0), band(40.0), band(70.0)
-('easy', 'medium', 'hard')
+>>> band(10.0), band(30.0), band(45.0), band(70.0)
+('easy', 'medium', 'hard', 'expert')
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ NODES_UNIT = 100.0
 
 #: Score bands, ``name: (low, high)``; a score falls in the band with ``low <= s < high``.
 BANDS: dict[str, tuple[float, float]] = {
-    "easy": (0.0, 30.0),
-    "medium": (30.0, 50.0),
-    "hard": (50.0, 75.0),
-    "expert": (75.0, math.inf),
+    "easy": (0.0, 25.0),
+    "medium": (25.0, 40.0),
+    "hard": (40.0, 60.0),
+    "expert": (60.0, math.inf),
 }
 
 
