@@ -255,8 +255,6 @@ def bench_command(
     """
     import dataclasses
 
-    from rich.table import Table
-
     from sokoban.solve import bench
 
     _check_method(method)
@@ -289,7 +287,18 @@ def bench_command(
                 "levels": [dataclasses.asdict(r) for r in rows],
             }
         )
-        return
+    else:
+        _print_bench(method, time_limit, summaries, rows, load_seconds)
+    wrong = sum(r.mismatch for r in rows)
+    if wrong:
+        raise SokobanError(f"{wrong} solutions claimed optimal differ from known optima")
+
+
+def _print_bench(
+    method: str, time_limit: float, summaries: list[Any], rows: list[Any], load_seconds: float
+) -> None:
+    from rich.table import Table
+
     out = console()
     table = Table(title=f"{method}, {time_limit:g} s per level", title_justify="left")
     for column in ("collection", "levels", "solved", "optimal", "total s", "median s"):
@@ -308,6 +317,8 @@ def bench_command(
             f"{s.nodes_per_second:,.0f}",
             _size(s.peak_bytes),
         )
+    if not out.is_terminal:
+        out.width = 120  # every column whole in files and pipes
     out.print(table)
     out.print(f"kernel load (compile on a cold cache): {load_seconds:.2f} s")
     wrong = [r for r in rows if r.mismatch]

@@ -1,0 +1,104 @@
+"""The ``solve`` and ``bench`` commands through click's test runner."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sokoban.cli import main
+
+LEVELS = """; three small levels
+
+Corridor
+#######
+#@ $ .#
+#######
+
+Square
+#####
+#.  #
+# $ #
+#@$.#
+#####
+
+Broken
+#####
+#@$ #
+#####
+"""
+
+
+def _file(tmp_path: Path) -> Path:
+    path = tmp_path / "small.xsb"
+    path.write_text(LEVELS)
+    return path
+
+
+def test_solve_one_level_prints_solution_and_stats(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["solve", str(_file(tmp_path)), "--level", "1"])
+    assert result.exit_code == 0, result.output
+    assert "solved" in result.output
+    assert "rRR" in result.output
+    assert "2 pushes" in result.output
+    assert "expanded" in result.output
+
+
+def test_solve_json_and_methods(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    for method in ("astar", "moves", "bfs", "greedy", "wastar"):
+        result = CliRunner().invoke(
+            main, ["solve", str(path), "-l", "Square", "-m", method, "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        record = json.loads(result.output)[0]
+        assert record["status"] == "solved"
+        assert record["metrics"]["pushes"] >= 3
+        assert record["method"] == method
+
+
+def test_solve_errors_are_one_line(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", str(path), "-l", "3"])
+    assert result.exit_code == 1
+    assert result.output.startswith("error: level 3 (Broken) cannot be solved")
+    result = runner.invoke(main, ["solve", str(path), "-l", "1", "-m", "nope"])
+    assert result.exit_code == 2 and "not a method" in result.output
+    result = runner.invoke(main, ["solve", str(path)])
+    assert result.exit_code == 2 and "choose with --level" in result.output
+    result = runner.invoke(main, ["solve", str(path), "-l", "1", "-t", "-1"])
+    assert result.exit_code == 2
+
+
+def test_solve_time_limit_zero_reports_the_limit(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["solve", str(_file(tmp_path)), "-l", "2", "-t", "0"])
+    assert result.exit_code == 0
+    assert "time limit" in result.output
+
+
+def test_bench_table_and_csv(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    out = tmp_path / "rows.csv"
+    result = CliRunner().invoke(
+        main, ["bench", str(path), "-l", "1-2", "-w", "0", "-t", "5", "--csv", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "small.xsb" in result.output
+    rows = list(csv.DictReader(out.open()))
+    assert [r["number"] for r in rows] == ["1", "2"]
+    assert all(r["status"] == "solved" for r in rows)
+    assert rows[0]["pushes"] == "2"
+
+
+def test_bench_flags_a_wrong_optimum(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    table = tmp_path / "optimal.csv"
+    table.write_text("file,level,pushes,moves,solution\nsmall.xsb,1,3,0,x\n")
+    result = CliRunner().invoke(
+        main, ["bench", str(path), "-l", "1", "-w", "0", "--json", "--optimal", str(table)]
+    )
+    assert result.exit_code == 1
+    assert "differ from known optima" in result.output
