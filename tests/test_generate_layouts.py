@@ -84,7 +84,8 @@ def test_layout_from_level_and_to_level() -> None:
     floor = layouts.parse_layout(text)
     assert floor.sum() == 3 + 5 + 5
     level = layouts.to_level(floor)
-    assert level.walls <= Level.from_xsb(text).walls
+    assert Level.from_xsb(text).walls <= level.walls
+    assert len(level.walls) == level.width * level.height - 13
     assert not level.boxes and not level.goals
 
 

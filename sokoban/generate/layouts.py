@@ -339,14 +339,9 @@ def parse_layout(text: str) -> np.ndarray:
 
 
 def to_level(floor: np.ndarray) -> Level:
-    """An empty level of this layout: walls on every non-floor cell next to the floor
-    (diagonals too), outside space beyond them."""
+    """An empty level of this layout, as Boxoban draws rooms: every cell off the floor is
+    wall, so the board keeps the size asked for."""
     height, width = floor.shape
-    padded = np.pad(floor, 1, constant_values=False)
-    near = np.zeros_like(floor)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            near |= padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
-    walls = np.flatnonzero((near & ~floor).ravel())
+    walls = np.flatnonzero(~floor.ravel())
     empty: frozenset[int] = frozenset()
     return Level(width, height, frozenset(int(c) for c in walls), empty, empty, empty)

@@ -1,0 +1,244 @@
+"""The ``generate`` command: verified levels with difficulty scores, written as a collection.
+
+    sokoban generate --size 10x10 --boxes 4 --count 100 --difficulty hard --seed 7 -o levels.xsb
+
+writes ``levels.xsb`` (titles, metadata and the optimal solution of each level, SOK style)
+and ``levels.json`` (the measures of each level; ``--metrics levels.csv`` for CSV).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sokoban.cli import main
+from sokoban.cli.common import console, write_atomically
+from sokoban.errors import SokobanError
+
+_SIZE = re.compile(r"\s*(\d+)\s*[xX*,]\s*(\d+)\s*")
+_LAYOUT_NAMES = ("walk", "templates", "rooms", "obstacles")
+_BANDS = ("easy", "medium", "hard", "expert")
+#: Below this many levels the default is to work in this process rather than start workers.
+SMALL_RUN = 20
+
+
+def _parse_size(value: str) -> tuple[int, int]:
+    match = _SIZE.fullmatch(value)
+    if not match:
+        raise click.BadParameter(f"{value!r} is not a size like 10x10", param_hint="'--size'")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _layout(value: str) -> Any:
+    """A layout name, or the floor of the first level in a file."""
+    if value in _LAYOUT_NAMES:
+        return value
+    path = Path(value)
+    if not path.exists():
+        raise click.BadParameter(
+            f"{value!r} is neither a layout ({', '.join(_LAYOUT_NAMES)}) nor a file",
+            param_hint="'--layout'",
+        )
+    from sokoban import xsb
+    from sokoban.generate.layouts import from_level
+
+    collection = xsb.load(path)
+    if not collection.levels:
+        raise SokobanError(f"layout file {value!r} holds no level")
+    return from_level(collection.levels[0])
+
+
+def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
+    if path.suffix.lower() == ".csv":
+        out = io.StringIO()
+        if records:
+            writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(records)
+        return out.getvalue()
+    return json.dumps(records, indent=2) + "\n"
+
+
+@main.command()
+@click.option("--size", "-s", default="10x10", show_default=True, help="Board WIDTHxHEIGHT.")
+@click.option("--boxes", "-b", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--count", "-n", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--difficulty",
+    "-d",
+    type=click.Choice(_BANDS),
+    default=None,
+    help="Keep only levels of this band (see docs/generator.md).",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Reproduce a run.")
+@click.option(
+    "--layout",
+    "-l",
+    default="walk",
+    show_default=True,
+    help=f"{', '.join(_LAYOUT_NAMES)}, or an XSB file whose walls are the room.",
+)
+@click.option(
+    "--placement",
+    type=click.Choice(["auto", "bfs", "walk"]),
+    default="auto",
+    show_default=True,
+    help="Exhaustive pull search, random reverse walk, or bfs when the room is small.",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(["pushes", "changes"]),
+    default="pushes",
+    show_default=True,
+    help="What the pull search maximises.",
+)
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    help="Local processes [all cores; this process below 20 levels].",
+)
+@click.option("--scheduler", help="A Dask scheduler address (tcp://host:port) to run on.")
+@click.option("--max-attempts", type=click.IntRange(min=1), help="Give up after this many.")
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="Verifying solver: nodes per level.",
+)
+@click.option(
+    "--time-limit",
+    "-t",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Verifying solver: seconds per level.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="XSB file to write [stdout].",
+)
+@click.option(
+    "--metrics",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Measures per level, .json or .csv [OUTPUT with .json].",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+def generate(
+    size: str,
+    boxes: int,
+    count: int,
+    difficulty: str | None,
+    seed: int | None,
+    layout: str,
+    placement: str,
+    metric: str,
+    workers: int | None,
+    scheduler: str | None,
+    max_attempts: int | None,
+    node_limit: int,
+    time_limit: float,
+    output: Path | None,
+    metrics: Path | None,
+    quiet: bool,
+) -> None:
+    """Generate levels, each solved optimally and rated, as an XSB collection."""
+    from sokoban import xsb
+    from sokoban.generate import generate as run_generator
+
+    width, height = _parse_size(size)
+    chosen = _layout(layout)
+    if metrics is None and output is not None:
+        metrics = output.with_suffix(".json")
+    for path in (output, metrics):
+        if path is not None and not path.resolve().parent.is_dir():
+            raise SokobanError(f"{str(path)!r}: the directory does not exist")
+    if workers is None and scheduler is None and count < SMALL_RUN:
+        workers = 0  # starting processes costs more than a few levels take
+    attempts = 0
+
+    progress = None
+    if not quiet:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        progress = Progress(
+            TextColumn("generating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[attempts]} attempts"),
+            TimeElapsedColumn(),
+            console=console(stderr=True),
+        )
+    with progress or _Nothing():
+        task = progress.add_task("generate", total=count, attempts=0) if progress else None
+
+        def on_attempt(_: Any) -> None:
+            nonlocal attempts
+            attempts += 1
+            if progress is not None and task is not None:
+                progress.update(task, attempts=attempts)
+
+        def on_level(_: Any) -> None:
+            if progress is not None and task is not None:
+                progress.advance(task)
+
+        report = run_generator(
+            (width, height),
+            boxes,
+            count,
+            difficulty=difficulty,
+            seed=seed,
+            layout=chosen,
+            placement=placement,
+            metric=metric,
+            workers=workers,
+            scheduler=scheduler,
+            max_attempts=max_attempts,
+            nodes=node_limit,
+            seconds=time_limit or None,
+            on_level=on_level,
+            on_attempt=on_attempt,
+        )
+    header = (
+        f"Generated by sokoban generate: {width}x{height}, {boxes} boxes, "
+        f"layout {layout if isinstance(chosen, str) else Path(layout).name}, "
+        f"difficulty {difficulty or 'any'}, seed {report.seed}"
+    )
+    levels = [g.level for g in report.levels]
+    text = xsb.format_collection(levels, header=header)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text)
+    if metrics is not None:
+        write_atomically(metrics, _metrics_text(metrics, [g.as_dict() for g in report.levels]))
+    if not quiet:
+        click.echo(report.summary(), err=True)
+    if not report.complete:
+        raise SokobanError(
+            f"only {len(report.levels)} of {count} levels after {report.attempts} attempts "
+            "(try --max-attempts, a bigger board or another difficulty)"
+        )
+
+
+class _Nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *args: object) -> None:
+        return None
