@@ -1,8 +1,8 @@
 """The generator: pull search against a plain push BFS, reverse walks, generate() end to end.
 
-``naive_solve`` is the oracle: a slow, obviously correct breadth-first search over pushes.
-It also stands in for the solver engine in most ``generate()`` tests (same call shape as
-the ``solver=`` hook), so these tests run fast and do not depend on the solver's speed.
+``naive_search`` is the oracle: a slow, obviously correct breadth-first search over pushes.
+``generate()`` runs with the real solver engine and its results are checked against the
+oracle; ``naive_solver`` (the oracle behind the ``solver=`` hook) tests the hook itself.
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def test_measure_and_bands() -> None:
 
 
 def test_generate_keeps_distinct_optimally_solved_levels() -> None:
-    report = generate((7, 7), boxes=2, count=6, seed=11, solver=naive_solver)
+    report = generate((7, 7), boxes=2, count=6, seed=11)
     assert report.complete and len(report.levels) == 6
     assert len({canonical(g.level) for g in report.levels}) == 6
     for g in report.levels:
@@ -230,48 +230,40 @@ def test_generate_keeps_distinct_optimally_solved_levels() -> None:
 
 
 def test_same_seed_same_levels_and_attempt_reproduces_one() -> None:
-    a = generate((7, 7), boxes=2, count=3, seed=5, solver=naive_solver)
-    b = generate((7, 7), boxes=2, count=3, seed=5, solver=naive_solver)
-    c = generate((7, 7), boxes=2, count=3, seed=6, solver=naive_solver)
+    a = generate((7, 7), boxes=2, count=3, seed=5)
+    b = generate((7, 7), boxes=2, count=3, seed=5)
+    c = generate((7, 7), boxes=2, count=3, seed=6)
     assert [g.level for g in a.levels] == [g.level for g in b.levels]
     assert [g.level.xsb() for g in a.levels] != [g.level.xsb() for g in c.levels]
     last = a.levels[-1]
-    spec = Spec(7, 7, 2, solver=naive_solver)
+    spec = Spec(7, 7, 2)
     again = attempt(spec, last.seed, last.attempt).level
     assert again is not None and again.level.xsb() == last.level.xsb()
 
 
 def test_workers_give_the_same_levels() -> None:
-    here = generate((7, 7), boxes=2, count=4, seed=3, solver=naive_solver, workers=0)
-    pool = generate((7, 7), boxes=2, count=4, seed=3, solver=naive_solver, workers=2)
+    here = generate((8, 8), boxes=3, count=6, seed=3, workers=0)
+    pool = generate((8, 8), boxes=3, count=6, seed=3, workers=2)
     assert [g.level for g in here.levels] == [g.level for g in pool.levels]
 
 
 @pytest.mark.parametrize("name", sorted(layouts.LAYOUTS))
 def test_every_layout_and_the_walk_placement(name: str) -> None:
     for placement in ("bfs", "walk"):
-        report = generate(
-            (8, 8),
-            boxes=2,
-            count=2,
-            seed=1,
-            layout=name,
-            placement=placement,
-            solver=naive_solver,
-        )
+        report = generate((8, 8), boxes=2, count=2, seed=1, layout=name, placement=placement)
         assert len(report.levels) == 2
         assert all(g.placement == placement for g in report.levels)
 
 
 def test_layout_from_a_file() -> None:
     floor = layouts.parse_layout("#######\n#     #\n# # # #\n#     #\n#######")
-    report = generate(boxes=2, count=2, seed=1, layout=floor, solver=naive_solver)
+    report = generate(boxes=2, count=2, seed=1, layout=floor)
     assert len(report.levels) == 2
     assert all(g.level.width == 7 and g.level.height == 5 for g in report.levels)
 
 
 def test_a_targeted_band_is_met() -> None:
-    report = generate((8, 8), boxes=2, count=2, seed=2, difficulty="easy", solver=naive_solver)
+    report = generate((8, 8), boxes=2, count=2, seed=2, difficulty="easy")
     assert report.complete
     assert all(g.difficulty.band == "easy" for g in report.levels)
 
@@ -286,15 +278,7 @@ def test_impossible_requests_fail_fast_or_report() -> None:
     with pytest.raises(GenerateError, match="unknown layout 'maze'"):
         generate((7, 7), boxes=2, layout="maze")
     # A 5 x 5 room with one box cannot be expert: bounded attempts, then a report.
-    report = generate(
-        (5, 5),
-        boxes=1,
-        count=1,
-        seed=0,
-        difficulty="expert",
-        max_attempts=30,
-        solver=naive_solver,
-    )
+    report = generate((5, 5), boxes=1, count=1, seed=0, difficulty="expert", max_attempts=30)
     assert not report.complete and report.attempts == 30
     assert sum(report.rejected.values()) == 30
     assert report.rejected["room cannot reach the band"] >= 15
