@@ -288,8 +288,6 @@ _SOLUTION_LINE = re.compile(r"solution\b(?:\s*\d+)?(?:\s*\([^)]*\))?\s*(:?)\s*(.
 _LURD_LINE = re.compile(r"[lurdLURD0-9()\s]+")
 _COMMENT_START = re.compile(r"comment\s*:", re.IGNORECASE)
 _COMMENT_END = re.compile(r"comment[-_ ]?end\s*:?", re.IGNORECASE)
-#: Keys whose lines the reader takes for itself rather than keeping as metadata.
-_RESERVED_KEYS = frozenset({"title", "author", "comment"})
 
 
 def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
@@ -381,7 +379,8 @@ class _Collector:
     """Groups items into levels: a head (title, metadata), a board, a tail (metadata, solutions).
 
     The tail of a level ends at the next free text or ``Title:`` line, which starts the head
-    of the next level; so levels come out one board late, never more.
+    of the next level, or at the next board: a level is handed out then (or at the end of
+    the input), so reading holds at most one level and the text after it.
     """
 
     def __init__(self) -> None:
@@ -397,7 +396,8 @@ class _Collector:
         done = None
         if item.kind in (_BOARD, _BAD_ROW):
             if self._state == "board":
-                self._board.append(item)
+                if len(self._board) <= MAX_SIDE:  # one more is enough to refuse the board
+                    self._board.append(item)
                 return None
             if self._state == "tail":
                 done = self._complete()
@@ -516,8 +516,8 @@ def _checked_solution(item: _Item) -> str:
 
 
 def _lines(source: Source) -> Iterator[str]:
-    if isinstance(source, str) and "\n" in source:
-        yield from io.StringIO(source)
+    if isinstance(source, str) and ("\n" in source or "\r" in source):
+        yield from io.StringIO(source, newline=None)
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8-sig", errors="replace") as handle:
             yield from handle
@@ -565,7 +565,7 @@ def parse_level(text: str) -> Level:
     >>> parse_level("Title: Tiny\\nAuthor: Me\\n#####\\n#@$.#\\n#####\\nSolution: R").solutions
     ('R',)
     """
-    results = list(_read(io.StringIO(text), _Collector()))
+    results = list(_read(io.StringIO(text, newline=None), _Collector()))
     if not results:
         raise XsbError("no board rows in the text")
     _, first = results[0]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sokoban import Direction, Game, Level
 
@@ -89,3 +93,19 @@ def test_needs_one_player() -> None:
         Game(Level.from_xsb("######\n#@$.@#\n######"))
     with pytest.raises(ValueError, match="0 players"):
         Game(Level.from_xsb("#####\n# $.#\n#####"))
+
+
+@settings(max_examples=100, deadline=timedelta(milliseconds=500))
+@given(st.lists(st.sampled_from([L, U, R, D]), max_size=30))
+def test_game_agrees_with_replay_and_undoes_everything(directions: list[Direction]) -> None:
+    level = Level.from_xsb("#######\n#  .  #\n# $@$ #\n#  .  #\n#######")
+    game = Game(level)
+    positions = [game.position]
+    for direction in directions:
+        if game.move(direction):
+            positions.append(game.position)
+    assert level.replay(game.history).final == game.position
+    while game.undo():
+        positions.pop()
+        assert game.position == positions[-1]
+    assert game.position == level

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import re
 import time
+from datetime import timedelta
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from sokoban import IllegalMoveError, Level, LurdError, Metrics, Solution, replay, verify
 from sokoban.direction import Direction
@@ -158,3 +163,34 @@ def test_walk() -> None:
     assert walk(level, start, level.cell(4, 1), blocked=[level.cell(3, 3)]) is None
     assert walk(level, start, level.cell(2, 1)) == Solution.from_lurd("r")
     assert walk(level, start, level.cell(3, 1)) is None  # a box is in the way
+
+
+@settings(max_examples=200, deadline=timedelta(milliseconds=500))
+@given(st.text(st.sampled_from(list("lurdLURD0123456789() \n?x")), max_size=80))
+def test_random_text_parses_or_raises_lurd_error(text: str) -> None:
+    # Keep expansions small (long ones are refused fast, but building 10M steps is slow).
+    assume(math.prod(int(n) for n in re.findall(r"\d+", text)) <= 100_000)
+    try:
+        solution = Solution.from_lurd(text)
+    except LurdError as error:
+        assert repr(text)[:20] in str(error) or "..." in str(error) or "steps" in str(error)
+        return
+    # What parses, formats canonically and parses back to the same steps.
+    assert Solution.from_lurd(solution.lurd()) == solution
+
+
+@settings(max_examples=100, deadline=timedelta(milliseconds=500))
+@given(st.text(st.sampled_from(list("lurd")), max_size=40))
+def test_replay_agrees_with_step_by_step_play(text: str) -> None:
+    level = Level.from_xsb("#######\n#  .  #\n# $@$ #\n#  .  #\n#######")
+    try:
+        result = replay(level, text)
+    except IllegalMoveError as error:
+        prefix = replay(level, text[: error.index])
+        assert len(prefix.solution) == error.index
+        return
+    assert len(result.solution) == len(text)
+    assert result.metrics.pushes == len(result.pushed_cells) == result.solution.pushes
+    assert result.metrics.box_lines <= result.metrics.pushes
+    assert result.metrics.pushing_sessions <= result.metrics.box_lines
+    assert result.metrics.player_lines <= result.metrics.moves
