@@ -107,7 +107,8 @@ class Level:
 
     @classmethod
     def from_xsb(cls, text: str) -> Level:
-        """Read one level from XSB text (RLE rows and a title or metadata are accepted)."""
+        """Read one level from XSB/SOK text: RLE rows, a title, metadata and stored
+        solutions are accepted (see :func:`sokoban.xsb.parse_level`)."""
         from sokoban import xsb
 
         return xsb.parse_level(text)

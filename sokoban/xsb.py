@@ -579,7 +579,7 @@ def parse_level(text: str) -> Level:
 # --- collections ----------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class Collection:
     """The levels of a file, the broken ones it skipped, and its header and title.
 
@@ -596,6 +596,10 @@ class Collection:
 
     def __len__(self) -> int:
         return len(self.levels)
+
+    def __repr__(self) -> str:
+        broken = f", {len(self.errors)} broken" if self.errors else ""
+        return f"<Collection {self.title!r}: {len(self.levels)} levels{broken}>"
 
     def __iter__(self) -> Iterator[Level]:
         return iter(self.levels)

@@ -439,7 +439,8 @@ def test_dump(tmp_path: Path) -> None:
 
 def test_collection_behaves_like_a_list() -> None:
     levels = [board(PLAIN).with_metadata(title=t) for t in ("a", "B", "c")]
-    collection = Collection(levels)
+    collection = Collection(levels, title="abc")
+    assert repr(collection) == "<Collection 'abc': 3 levels>"
     assert len(collection) == 3 and list(collection) == levels
     assert collection[0] is levels[0] and collection[-1] is levels[2]
     assert collection[1:] == levels[1:]
@@ -539,7 +540,11 @@ def valid_levels(draw: st.DrawFn) -> Level:
 
 
 @FAST
-@given(st.lists(valid_levels(), min_size=1, max_size=3), st.booleans(), _LINE)
+@given(
+    st.lists(valid_levels(), min_size=1, max_size=3),
+    st.booleans(),
+    st.lists(_LINE, max_size=3).map(lambda lines: "\n".join(lines).strip("\n")),
+)
 def test_written_levels_read_back_unchanged(levels: list[Level], rle: bool, header: str) -> None:
     text = format_collection(levels, rle=rle, header=header)
     errors: list[XsbError] = []
