@@ -292,3 +292,21 @@ def test_solver_failures_are_rejections_not_levels() -> None:
     )
     assert report.levels == [] and report.attempts == 5
     assert report.rejected["solver node limit"] >= 3
+
+
+def test_bands_order_solver_effort() -> None:
+    """The hard band needs clearly more search and pushes than the easy band."""
+    easy = generate((10, 10), 4, count=8, seed=21, difficulty="easy")
+    hard = generate((10, 10), 4, count=8, seed=21, difficulty="hard")
+    assert easy.complete and hard.complete
+    assert all(g.difficulty.band == "hard" for g in hard.levels)
+
+    def median(values: list[int]) -> float:
+        return float(np.median(values))
+
+    assert median([g.difficulty.nodes for g in hard.levels]) > 4 * median(
+        [g.difficulty.nodes for g in easy.levels]
+    )
+    assert min(g.difficulty.pushes for g in hard.levels) > max(
+        g.difficulty.pushes for g in easy.levels
+    )

@@ -33,6 +33,8 @@ from sokoban.lurd import Solution, verify
 
 #: Exhaustive pull search when the number of box placements, C(floor, boxes), is at most this.
 BFS_PLACEMENTS = 3_000_000
+#: States of the pull search solved per attempt when a band is targeted.
+BAND_CANDIDATES = 4
 #: Default node limit of the verifying solver: generous for 10 x 10 rooms with 4 boxes.
 SOLVER_NODES = 2_000_000
 #: Default time limit (seconds) per verification, a guard only: with it a loaded machine
@@ -184,46 +186,53 @@ def _attempt(spec: Spec, sequence: np.random.SeedSequence, index: int) -> Attemp
     placement = spec.placement
     if placement == "auto":
         placement = "bfs" if math.comb(board.size, spec.boxes) <= BFS_PLACEMENTS else "walk"
-    depth: int | None = None
+    # Candidates: (level, exact optimal pushes or None); the first verified one in the
+    # band with the most solver nodes is kept.
+    candidates: list[tuple[Level, int | None]] = []
     if placement == "bfs":
         search = pull_search(board, goal_cells, spec.max_states)
         if spec.band is None:
             i = search.farthest(rng, spec.metric)
+            picks = [] if i is None else [i]
         else:
             low, high = _difficulty.BANDS[spec.band]
             predicted = _predicted(search.depth, search.changes)
             inside = np.flatnonzero((predicted >= low) & (predicted < high) & (search.depth > 0))
             if len(inside) == 0:
                 return Attempt(index, None, "room cannot reach the band")
-            # Aim at the middle of the band (the top of an open band is the hardest state).
+            # Aim at the middle of the band (the top of an open band is the hardest state)
+            # and solve the few states nearest the aim: levels of equal pushes differ most
+            # in the search they need, and the band should hold the ones that need more.
             aim = (low + high) / 2 if math.isfinite(high) else predicted.max()
-            near = np.abs(predicted[inside] - aim)
-            best = inside[near <= near.min() + 1.0]
-            i = int(best[rng.integers(len(best))])
-        if i is None:
+            near = np.abs(predicted[inside] - aim) + rng.random(len(inside)) * 1e-3
+            picks = [int(j) for j in inside[np.argsort(near)[:BAND_CANDIDATES]]]
+        if not picks:
             return Attempt(index, None, "no box can move")
-        level = search.level(i, rng)
-        depth = int(search.depth[i])
+        candidates = [(search.level(j, rng), int(search.depth[j])) for j in picks]
     elif placement == "walk":
         steps = 30 * spec.boxes + 3 * board.size
         walked = reverse_walk(board, goal_cells, rng, steps=steps)
         if walked is None:
             return Attempt(index, None, "no box can move")
-        level = walked.level
+        candidates = [(walked.level, None)]
     else:
         raise GenerateError(f"unknown placement {spec.placement!r}; use auto, bfs or walk")
-    result = _solve(spec, level)
-    if not result.solved or result.solution is None:
-        return Attempt(index, None, f"solver {result.status.name.lower().replace('_', ' ')}")
-    if not result.optimal:
-        return Attempt(index, None, "solution not proved optimal")
-    solution = verify(level, result.solution).solution
-    if depth is not None and solution.pushes != depth:
-        # The exhaustive search knows the optimum: a mismatch is a bug worth reporting.
-        return Attempt(index, None, "solver disagrees with the pull search")
-    measured = _difficulty.measure(level, solution, result.stats.expanded)
-    if spec.band is not None and measured.band != spec.band:
-        return Attempt(index, None, f"scored {measured.band}")
+    best: tuple[Level, Solution, _difficulty.Difficulty] | None = None
+    reason = ""
+    for level, depth in candidates:
+        checked = _verify(spec, level, depth)
+        if isinstance(checked, str):
+            reason = reason or checked
+            continue
+        solution, measured = checked
+        if spec.band is not None and measured.band != spec.band:
+            reason = reason or f"scored {measured.band}"
+            continue
+        if best is None or measured.nodes > best[2].nodes:
+            best = (level, solution, measured)
+    if best is None:
+        return Attempt(index, None, reason)
+    level, solution, measured = best
     kept = GeneratedLevel(
         level=level.with_metadata(solutions=(solution.lurd(),)),
         solution=solution,
@@ -233,6 +242,22 @@ def _attempt(spec: Spec, sequence: np.random.SeedSequence, index: int) -> Attemp
         placement=placement,
     )
     return Attempt(index, kept)
+
+
+def _verify(
+    spec: Spec, level: Level, depth: int | None
+) -> tuple[Solution, _difficulty.Difficulty] | str:
+    """Solve with the optimal method and measure; or the reason the level is refused."""
+    result = _solve(spec, level)
+    if not result.solved or result.solution is None:
+        return f"solver {result.status.name.lower().replace('_', ' ')}"
+    if not result.optimal:
+        return "solution not proved optimal"
+    solution = verify(level, result.solution).solution
+    if depth is not None and solution.pushes != depth:
+        # The exhaustive search knows the optimum: a mismatch is a bug worth reporting.
+        return "solver disagrees with the pull search"
+    return solution, _difficulty.measure(level, solution, result.stats.expanded)
 
 
 def _run_attempt(task: tuple[Spec, np.random.SeedSequence, int]) -> Attempt:
