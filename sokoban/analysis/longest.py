@@ -149,6 +149,8 @@ class LongestResult:
     seconds: float = 0.0
     chunks_done: int = 0
     chunks: int = 0
+    #: Chunks read from a checkpoint rather than analysed in this run.
+    resumed: int = 0
 
     def best(self, metric: str) -> int:
         return self.best_moves if metric == "moves" else self.best_pushes
@@ -280,6 +282,9 @@ def _save_checkpoint(path: Path, header: dict[str, Any], records: list[dict[str,
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -322,6 +327,8 @@ def longest(
     records = _load_checkpoint(path, header) if path is not None else []
     done = {r["index"] for r in records}
     todo = [c for c in plan if c.index not in done]
+    if records and todo and description is not None:
+        description += f" (resumed, {len(records)} of {len(plan)} chunks done)"
     if stop_after is not None:
         todo = todo[:stop_after]
     started = time.perf_counter()
@@ -340,6 +347,7 @@ def longest(
             _save_checkpoint(path, header, records)
     result = _merge(width, height, k, records, len(plan))
     result.seconds = time.perf_counter() - started
+    result.resumed = len(done)
     return result
 
 

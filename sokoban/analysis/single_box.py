@@ -20,6 +20,7 @@ search, and the distribution of the values.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -101,8 +102,9 @@ class SingleBoxTable:
     goal and the player off the box, all three in one connected part of the floor.
 
     ``cells`` (int32, N) maps compact indices to the room's cells; ``moves`` and ``pushes``
-    (int32, shape (N, N, N), indexed ``[goal, box, player]`` in compact indices) hold the
-    optimum, ``-1`` for an unsolvable placement and ``-2`` for a non-placement.
+    (int16, or int32 for huge values; shape (N, N, N), indexed ``[goal, box, player]`` in
+    compact indices) hold the optimum, ``-1`` for an unsolvable placement and ``-2`` for a
+    non-placement.
     """
 
     room: Level
@@ -211,45 +213,79 @@ def make_witness(
 
 
 def forward_solution(level: Level, metric: str = "moves") -> Solution | None:
-    """An optimal solution of a one-box level by forward search over (player, box) states:
-    breadth-first for moves, 0-1 breadth-first (walks free) for pushes."""
+    """An optimal solution of a one-box level by forward search over (player, box) states.
+
+    For moves, breadth-first search. For pushes, the fewest pushes and, among those, the
+    fewest moves (Dijkstra's algorithm on the pair).
+    """
     if len(level.boxes) != 1 or len(level.goals) != 1 or len(level.players) != 1:
         raise ValueError("forward_solution needs one box, one goal and one player")
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}: choose moves or pushes")
     (box,) = level.boxes
     (goal,) = level.goals
     start = (level.player, box)
     came: dict[tuple[int, int], tuple[tuple[int, int], Step] | None] = {start: None}
-    cost = {start: 0}
-    todo: deque[tuple[int, int]] = deque([start])
-    free = level.floor
+    if metric == "moves":
+        return _breadth_first(level, start, goal, came)
+    cost = {start: (0, 0)}
+    todo: list[tuple[tuple[int, int], tuple[int, int]]] = [((0, 0), start)]
     found = None
+    done = set()
     while todo:
-        state = todo.popleft()
-        player, box = state
-        if box == goal:
+        c, state = heapq.heappop(todo)
+        if state in done:
+            continue
+        done.add(state)
+        if state[1] == goal:
             found = state
             break
-        for direction in DIRECTIONS:
-            step = level.neighbour(player, direction)
-            if step is None or step not in free:
-                continue
-            push = step == box
-            if push:
-                beyond = level.neighbour(box, direction)
-                if beyond is None or beyond not in free:
-                    continue
-                nxt = (step, beyond)
-            else:
-                nxt = (step, box)
-            weight = 1 if (metric == "moves" or push) else 0
-            c = cost[state] + weight
-            if nxt not in cost or c < cost[nxt]:
-                cost[nxt] = c
-                came[nxt] = (state, (direction, push))
-                if weight == 0:
-                    todo.appendleft(nxt)
-                else:
-                    todo.append(nxt)
+        for nxt, step in _successors(level, *state):
+            new = (c[0] + step[1], c[1] + 1)
+            if nxt not in cost or new < cost[nxt]:
+                cost[nxt] = new
+                came[nxt] = (state, step)
+                heapq.heappush(todo, (new, nxt))
+    return _path(came, found)
+
+
+def _successors(level: Level, player: int, box: int) -> list[tuple[tuple[int, int], Step]]:
+    out = []
+    for direction in DIRECTIONS:
+        step = level.neighbour(player, direction)
+        if step is None or step in level.walls:
+            continue
+        if step == box:
+            beyond = level.neighbour(box, direction)
+            if beyond is not None and beyond not in level.walls:
+                out.append(((step, beyond), (direction, True)))
+        else:
+            out.append(((step, box), (direction, False)))
+    return out
+
+
+def _breadth_first(
+    level: Level,
+    start: tuple[int, int],
+    goal: int,
+    came: dict[tuple[int, int], tuple[tuple[int, int], Step] | None],
+) -> Solution | None:
+    todo = deque([start])
+    while todo:
+        state = todo.popleft()
+        if state[1] == goal:
+            return _path(came, state)
+        for nxt, step in _successors(level, *state):
+            if nxt not in came:
+                came[nxt] = (state, step)
+                todo.append(nxt)
+    return None
+
+
+def _path(
+    came: dict[tuple[int, int], tuple[tuple[int, int], Step] | None],
+    found: tuple[int, int] | None,
+) -> Solution | None:
     if found is None:
         return None
     steps: list[Step] = []
@@ -270,7 +306,8 @@ def analyse(
     floor; boxes, goals and player are ignored).
 
     :param progress: called with (goals done, goals) as the work goes.
-    :param max_floor: the largest floor accepted; the table holds 2 N^3 ints.
+    :param max_floor: the largest floor accepted; the table holds 2 N^3 small ints
+        (256 MB at 400 cells).
     """
     from sokoban.analysis import _backward as kernels
 
@@ -288,17 +325,25 @@ def analyse(
     reach = np.empty((n, 4), np.int32)
     queue = np.empty(4 * n + 4, np.int32)
     kernels.side_distances(nbr, dist, reach, queue)
-    moves = np.empty((n, n, n), np.int32)
-    pushes = np.empty((n, n, n), np.int32)
-    side_moves = np.empty((n, 4), np.int32)
-    side_pushes = np.empty((n, 4), np.int32)
+    side_moves = np.empty((n, n, 4), np.int32)
+    side_pushes = np.empty((n, n, 4), np.int32)
     bucket_head = np.empty(n + 2, np.int32)
     entry_next = np.empty(16 * n + 8, np.int32)
     entry_node = np.empty(16 * n + 8, np.int32)
     for g in range(n):
-        kernels.moves_to_goal(g, nbr, dist, side_moves, bucket_head, entry_next, entry_node)
-        kernels.pushes_to_goal(g, nbr, dist, side_pushes, queue)
-        kernels.placement_values(g, nbr, dist, side_moves, side_pushes, label, moves[g], pushes[g])
+        kernels.moves_to_goal(g, nbr, dist, side_moves[g], bucket_head, entry_next, entry_node)
+        kernels.pushes_to_goal(g, nbr, dist, side_pushes[g], queue)
+    # Two bytes a value when the longest walk plus the longest side value fit (they do in
+    # any room of a sensible size): the table holds 2 N^3 of them.
+    finite = side_moves[side_moves < kernels.UNSOLVABLE]
+    longest_value = (int(finite.max()) if finite.size else 0) + n
+    dtype = np.int16 if longest_value < np.iinfo(np.int16).max else np.int32
+    moves = np.empty((n, n, n), dtype)
+    pushes = np.empty((n, n, n), dtype)
+    for g in range(n):
+        kernels.placement_values(
+            g, nbr, dist, side_moves[g], side_pushes[g], label, moves[g], pushes[g]
+        )
         if progress is not None:
             progress(g + 1, n)
     return SingleBoxTable(bare_room(room), cells, moves, pushes)

@@ -285,6 +285,8 @@ def longest_command(
             f"{width} x {height} room, {obstacles} obstacles: {result.layouts:,} layouts up to "
             f"symmetry, every one analysed ({result.seconds:.1f} s)"
         )
+        if result.resumed:
+            head += f"; {result.resumed} of {result.chunks} chunks from the checkpoint"
     lines = [head]
     for m in metrics:
         lines += ["", f"Most {m}: {result.best(m)}, by {result.ties(m):,} layout(s)"]
