@@ -8,7 +8,8 @@ A board row must hold a wall, so a word such as ``bob`` is text, never a row.
 Around each board (a run of board rows) the text says what the level is:
 
 - its title is the last non-blank text line before the board (``; 12`` gives ``12``,
-  ``;screen.01`` gives ``screen.01``) unless a ``Title:`` line names it;
+  ``;screen.01`` gives ``screen.01``) unless a ``Title:`` line names it; other free text
+  lines between the previous board and this one join this level's comment;
 - ``Author:``, ``Comment:`` (one line, or a block up to ``Comment-End:``) and other
   ``Key: value`` lines are its metadata, before or after the board;
 - ``Solution: LURD`` lines (SOK) after the board are its stored solutions;
