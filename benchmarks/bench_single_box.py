@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_single_box.py                  # both measurements
     .venv/bin/python benchmarks/bench_single_box.py --room-only      # the 8 x 8 tables only
     .venv/bin/python benchmarks/bench_single_box.py --table          # the proven-maxima table
+    .venv/bin/python benchmarks/bench_single_box.py --compare        # vs the forward oracle
 
 Times are wall clock on a shared machine: other work on it moves them by tens of percent,
 so quote ratios measured in one run. Kernels are compiled (or loaded from numba's cache)
@@ -85,6 +86,40 @@ def exhaustive(width: int, height: int, k: int, workers: int) -> Table:
     return table
 
 
+def compare() -> Table:
+    """The backward kernels against the forward-search oracle (one search per start), and
+    the layout kernel on one process."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import naive_single_box as naive
+
+    table = Table(title="Against a simple method, and one process")
+    for column in ("work", "simple: forward search per start", "this tool", "ratio"):
+        table.add_column(column, justify="right")
+    rows = naive.empty_room(6, 6)
+    start = time.perf_counter()
+    naive.table(rows)
+    slow = time.perf_counter() - start
+    room = layout_room(6, 6, ())
+    analyse(room)
+    start = time.perf_counter()
+    analyse(room)
+    fast = time.perf_counter() - start
+    table.add_row(
+        "6x6 room, every table", f"{slow:.1f} s", f"{fast * 1000:.2f} ms", f"{slow / fast:,.0f}x"
+    )
+    longest(8, 8, 1, workers=0)
+    start = time.perf_counter()
+    result = longest(8, 8, 3, workers=0)
+    seconds = time.perf_counter() - start
+    table.add_row(
+        f"8x8 K=3, {result.layouts:,} layouts, 1 process",
+        "",
+        f"{seconds:.1f} s ({seconds / result.layouts * 1000:.2f} ms a layout)",
+        "",
+    )
+    return table
+
+
 #: The rooms of the proven-maxima table in docs/single-box.md.
 TABLE_ROOMS = [(w, h) for w in range(3, 7) for h in range(3, w + 1)] + [(7, 7), (8, 8)]
 
@@ -115,6 +150,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--room-only", action="store_true")
     parser.add_argument("--table", action="store_true", help="print the proven-maxima table")
+    parser.add_argument("--compare", action="store_true", help="against the forward oracle")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--obstacles", type=int, default=4)
@@ -122,6 +158,9 @@ def main() -> None:
     console = Console()
     if args.table:
         print(maxima_table(args.workers))
+        return
+    if args.compare:
+        console.print(compare())
         return
     console.print(room_tables(args.repeats))
     if not args.room_only:

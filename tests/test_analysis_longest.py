@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +22,9 @@ from sokoban.analysis.longest import (
     symmetries,
     unrank,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import naive_single_box as naive  # noqa: E402
 
 
 def brute_force(width, height, k):
@@ -159,3 +165,38 @@ def test_bad_rooms_are_refused():
 def test_fully_blocked_room_has_no_winner():
     result = longest(2, 2, 3, workers=0)
     assert result.best_moves == -1 and result.moves_winners == []
+
+
+def docs_table() -> dict[tuple[int, int, int], tuple[int, int]]:
+    """The proven maxima printed in docs/single-box.md."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "single-box.md").read_text()
+    rows = re.findall(r"^\| (\d+)x(\d+) \|(.*)\|$", text, re.MULTILINE)
+    table = {}
+    for w, h, cells in rows:
+        for k, cell in enumerate(cells.split("|")):
+            moves, pushes = cell.split("/")
+            table[int(w), int(h), k] = (int(moves), int(pushes))
+    return table
+
+
+def test_docs_table_of_small_rooms_is_what_the_tool_finds():
+    table = docs_table()
+    assert (8, 8, 2) in table and (6, 6, 4) in table
+    for (w, h, k), expected in table.items():
+        if w * h <= 20:
+            result = longest(w, h, k, workers=0)
+            assert (result.best_moves, result.best_pushes) == expected, (w, h, k)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_docs_table_against_the_forward_search_oracle(k):
+    # Every layout of a 4 x 3 room, each table from the slow oracle.
+    best = (-1, -1)
+    for combo in itertools.combinations(range(12), k):
+        rows = [list(r) for r in naive.empty_room(4, 3)]
+        for c in combo:
+            rows[c // 4 + 1][c % 4 + 1] = "#"
+        values = [v for v in naive.table(["".join(r) for r in rows]).values() if v]
+        if values:
+            best = max(best[0], max(m for m, _ in values)), max(best[1], max(p for _, p in values))
+    assert best == docs_table()[4, 3, k]
