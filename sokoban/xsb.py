@@ -594,6 +594,16 @@ class Collection:
     header: str = ""
     #: The file's ``Title:`` (or ``Collection:``) line, else its header's first line.
     title: str = ""
+    #: The 1-based position in the file of each level; empty means 1, 2, 3, ...
+    #: A broken level keeps its number, so level 3 is the file's third level even when
+    #: level 2 could not be read.
+    positions: list[int] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.positions:
+            self.positions = list(range(1, len(self.levels) + 1))
+        if len(self.positions) != len(self.levels):
+            raise ValueError("a collection needs one position per level")
 
     def __len__(self) -> int:
         return len(self.levels)
@@ -620,14 +630,20 @@ class Collection:
 
         Raises :class:`LevelNotFoundError` quoting the key and the number of levels.
         """
-        n = len(self.levels)
-        if isinstance(key, int):
-            if 1 <= key <= n:
-                return self.levels[key - 1]
-        else:
+        n = len(self.levels) + len(self.errors)
+        number: int | None = key if isinstance(key, int) else None
+        if isinstance(key, str):
             wanted = key.strip()
-            if wanted.isascii() and wanted.isdigit() and 1 <= int(wanted) <= n:
-                return self.levels[int(wanted) - 1]
+            if wanted.isascii() and wanted.isdigit():
+                number = int(wanted)
+        if number is not None and 1 <= number <= max(self.positions, default=0):
+            by_position = dict(zip(self.positions, self.levels, strict=True))
+            if number in by_position:
+                return by_position[number]
+            for error in self.errors:
+                if getattr(error, "level", None) == number:
+                    raise LevelNotFoundError(f"level {number} could not be read: {error}")
+        if isinstance(key, str):
             for level in self.levels:
                 if level.title == wanted:
                     return level
@@ -644,9 +660,9 @@ class Collection:
         """The 1-based number of a level of this collection."""
         for i, candidate in enumerate(self.levels):
             if candidate is level:
-                return i + 1
+                return self.positions[i]
         try:
-            return self.levels.index(level) + 1
+            return self.positions[self.levels.index(level)]
         except ValueError:
             raise LevelNotFoundError(
                 f"level {level.title!r} is not in this collection of {len(self.levels)} levels"
@@ -663,10 +679,12 @@ def load(source: Source) -> Collection:
     """
     collector = _Collector()
     levels: list[Level] = []
+    positions: list[int] = []
     errors: list[XsbError] = []
-    for _, result in _read(source, collector):
+    for position, result in _read(source, collector):
         if isinstance(result, Level):
             levels.append(result)
+            positions.append(position)
         else:
             errors.append(result)
     title = collector.title
@@ -674,7 +692,7 @@ def load(source: Source) -> Collection:
         title = collector.header.split("\n", 1)[0].strip()
     if not title and isinstance(source, (str, os.PathLike)) and "\n" not in str(source):
         title = Path(source).stem
-    return Collection(levels, errors, collector.header, title)
+    return Collection(levels, errors, collector.header, title, positions)
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -589,3 +589,16 @@ def test_random_rle_decodes_or_raises_xsb_error(text: str) -> None:
     except XsbError:
         return
     assert all(len(row) <= xsb._MAX_DECODED for row in rows)
+
+
+def test_numbers_are_file_positions_even_past_a_broken_level() -> None:
+    text = "; 1\n#####\n#@$.#\n#####\n\n; 2\n#####\n#@$Z#\n#####\n\n; 3\n#####\n#@$.#\n#####\n"
+    collection = xsb.load(text)
+    assert [level.title for level in collection] == ["1", "3"]
+    assert collection.find(3).title == "3"
+    assert collection.find("3").title == "3"
+    assert collection.number(collection[1]) == 3
+    with pytest.raises(LevelNotFoundError, match="level 2 could not be read"):
+        collection.find(2)
+    with pytest.raises(LevelNotFoundError):
+        collection.find(4)
