@@ -13,7 +13,7 @@ from sokoban import Level, verify
 from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, SolveResult, Status, solve
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import matching, nearest
+from sokoban.solve._bounds import matching, nearest, rematch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, MOVABLE, frozen
 
 
@@ -131,17 +131,18 @@ def rooms(draw: st.DrawFn) -> Level:
     return Level.from_xsb("\n".join(rows))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rooms())
 def test_astar_matches_naive_on_random_rooms(start: Level) -> None:
     assume(start.is_valid())
     best = naive.fewest_pushes(start)
-    result = solve(start, "astar")
-    if best is None:
-        assert result.status is Status.UNSOLVABLE
-    else:
-        check(result, start)
-        assert result.solution is not None and result.solution.pushes == best
+    for corrals in (True, False):
+        result = solve(start, "astar", corrals=corrals)
+        if best is None:
+            assert result.status is Status.UNSOLVABLE
+        else:
+            check(result, start)
+            assert result.solution is not None and result.solution.pushes == best
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -265,9 +266,44 @@ def test_bipartite_deadlock() -> None:
 #######""")
     board = Board(start)
     assert not board.dead[board.boxes].any()
-    work = np.zeros((5, len(board.boxes) + 1), np.int64)
+    work = np.zeros((6, len(board.boxes) + 1), np.int64)
     assert matching(board.boxes, board.dist, work) >= INF
     assert solve(start, "astar").status is Status.UNSOLVABLE
+
+
+def test_pi_corral_pruning_keeps_optimum_and_prunes() -> None:
+    # The right room is a corral behind two boxes that can only be pushed into it: at the
+    # start only those two pushes are tried, not the moves of the box on the left.
+    start = level("""
+#########
+#   #   #
+# @ $ . #
+# * $ . #
+#   #   #
+#########""")
+    assert naive.fewest_pushes(start) == 4
+    with_corrals = solve(start, "bfs")
+    without = solve(start, "bfs", corrals=False)
+    for result in (with_corrals, without):
+        check(result, start)
+        assert result.solution is not None and result.solution.pushes == 4
+    assert with_corrals.stats.generated < without.stats.generated
+
+
+def test_pi_corral_with_no_push_in_is_a_deadlock() -> None:
+    # The goal in the top-left pocket is fenced by a box on a goal that can never move: no
+    # freeze deadlock (the frozen box is on its goal), but no push into the corral exists.
+    start = level("""
+#######
+#.*#  #
+##    #
+#  $  #
+#  @  #
+#######""")
+    assert naive.fewest_pushes(start) is None
+    result = solve(start, "bfs")
+    assert result.status is Status.UNSOLVABLE and result.stats.expanded == 1
+    assert solve(start, "bfs", corrals=False).stats.expanded > 1
 
 
 def test_matching_and_nearest_against_brute_force() -> None:
@@ -276,12 +312,31 @@ def test_matching_and_nearest_against_brute_force() -> None:
     board = Board(start)
     alive = np.flatnonzero(board.dead == 0)
     nb = len(board.boxes)
-    work = np.zeros((5, nb + 1), np.int64)
+    work = np.zeros((6, nb + 1), np.int64)
     for _ in range(40):
         boxes = np.sort(rng.choice(alive, nb, replace=False)).astype(np.int16)
         costs = [[int(board.dist[g, b]) for g in range(nb)] for b in boxes]
         assert matching(boxes, board.dist, work) == naive.min_matching(costs)
         assert nearest(boxes, board.dist) == sum(min(row) for row in costs)
+
+
+def test_rematch_repairs_a_matching_after_one_box_moves() -> None:
+    rng = np.random.default_rng(11)
+    start = level(SMALL[1])
+    board = Board(start)
+    alive = np.flatnonzero(board.dead == 0)
+    nb = len(board.boxes)
+    parent = np.zeros((6, nb + 1), np.int64)
+    work = np.zeros((6, nb + 1), np.int64)
+    for _ in range(60):
+        boxes = rng.choice(alive, nb, replace=False).astype(np.int16)
+        if matching(boxes, board.dist, parent) >= INF:
+            continue
+        k = int(rng.integers(nb))
+        free = [c for c in alive if c not in boxes]
+        boxes[k] = rng.choice(free)
+        costs = [[int(board.dist[g, b]) for g in range(nb)] for b in boxes]
+        assert rematch(boxes, k, board.dist, parent, work) == naive.min_matching(costs)
 
 
 def test_push_distances_match_lone_box_search() -> None:

@@ -18,64 +18,94 @@ _HUGE = np.int64(1) << 60
 
 
 @njit
+def _augment(i, boxes, dist, u, v, p, way, minv, used):
+    """Assign row ``i`` (1-based) by a shortest augmenting path, keeping the potentials
+    ``u``, ``v`` feasible; every other row is assigned (``p[j]`` is column j's row, 0 free)."""
+    m = boxes.shape[0]
+    p[0] = i
+    j0 = 0
+    for j in range(m + 1):
+        minv[j] = _HUGE
+        used[j] = False
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        box = boxes[i0 - 1]
+        delta = _HUGE
+        j1 = 0
+        for j in range(1, m + 1):
+            if not used[j]:
+                cur = dist[j - 1, box] - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(m + 1):
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while j0 != 0:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
+
+
+@njit
+def _total(boxes, dist, p):
+    total = np.int64(0)
+    for j in range(1, boxes.shape[0] + 1):
+        total += dist[j - 1, boxes[p[j] - 1]]
+    return total
+
+
+@njit
 def matching(boxes, dist, work):
     """Minimum total push distance over perfect matchings of boxes to goals.
 
     ``boxes``: int16[b] box floor indices; ``dist``: int32[b, n] goal-to-cell distances;
-    ``work``: int64[5, b + 1] scratch. Returns the cost (int64), at least :data:`INF` when no
-    matching avoids an unreachable goal. O(b^3): the shortest augmenting path form with
-    potentials.
+    ``work``: int64[6, b + 1], left holding the potentials (rows 0, 1) and the assignment
+    (row 2) for :func:`rematch`. Returns the cost (int64), at least :data:`INF` when no
+    matching avoids an unreachable goal. O(b^3): shortest augmenting paths with potentials.
     """
     m = boxes.shape[0]
-    u = work[0]
-    v = work[1]
-    p = work[2]
-    way = work[3]
-    minv = work[4]
-    for j in range(m + 1):
-        u[j] = 0
-        v[j] = 0
-        p[j] = 0
-        way[j] = 0
-    used = np.zeros(m + 1, dtype=np.bool_)
+    work[:] = 0
+    u, v, p, way, minv, used = work[0], work[1], work[2], work[3], work[4], work[5]
     for i in range(1, m + 1):
-        p[0] = i
-        j0 = 0
-        for j in range(m + 1):
-            minv[j] = _HUGE
-            used[j] = False
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            box = boxes[i0 - 1]
-            delta = _HUGE
-            j1 = 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = dist[j - 1, box] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while j0 != 0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    total = np.int64(0)
+        _augment(i, boxes, dist, u, v, p, way, minv, used)
+    return _total(boxes, dist, p)
+
+
+@njit
+def rematch(boxes, k, dist, parent, work):
+    """The matching cost after box ``k`` of ``boxes`` moved (``boxes`` holds the new cell),
+    repaired from the parent's solution in ``parent`` (int64[6, b + 1] from
+    :func:`matching`) with one augmenting path: O(b^2) instead of O(b^3). ``work`` receives
+    the child's solution."""
+    m = boxes.shape[0]
+    work[:3] = parent[:3]
+    u, v, p, way, minv, used = work[0], work[1], work[2], work[3], work[4], work[5]
+    row = k + 1
     for j in range(1, m + 1):
-        total += dist[j - 1, boxes[p[j] - 1]]
-    return total
+        if p[j] == row:
+            p[j] = 0
+            break
+    # The moved box's row gets the largest potential that keeps it feasible.
+    box = boxes[k]
+    best = _HUGE
+    for j in range(1, m + 1):
+        c = dist[j - 1, box] - v[j]
+        if c < best:
+            best = c
+    u[row] = best
+    _augment(row, boxes, dist, u, v, p, way, minv, used)
+    return _total(boxes, dist, p)
 
 
 @njit

@@ -72,10 +72,17 @@ def _bound_option(options: dict[str, Any]) -> str:
 
 @register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
 def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Push-optimal A*; options ``bound`` ("matching" or "nearest") and ``progress``."""
-    _check(options, {"bound", "progress"}, "astar")
+    """Push-optimal A*; options ``bound`` ("matching" or "nearest"), ``corrals`` (PI-corral
+    pruning, default on) and ``progress`` (called between kernel calls)."""
+    _check(options, {"bound", "progress", "corrals"}, "astar")
     return run_best_first(
-        level, limits, "astar", True, bound=_bound_option(options), progress=options.get("progress")
+        level,
+        limits,
+        "astar",
+        True,
+        bound=_bound_option(options),
+        corrals=bool(options.get("corrals", True)),
+        progress=options.get("progress"),
     )
 
 
@@ -96,8 +103,9 @@ def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
 
 @register("bfs", "breadth-first search over pushes, no lower bound", "pushes", optimal=True)
 def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Push-optimal breadth-first search with dead-square and freeze pruning only."""
-    _check(options, {"progress"}, "bfs")
+    """Push-optimal breadth-first search: no lower bound, so no bipartite deadlocks; dead
+    squares, freeze deadlocks and PI-corrals (option ``corrals``) still prune."""
+    _check(options, {"progress", "corrals"}, "bfs")
     return run_best_first(
         level,
         limits,
@@ -106,6 +114,7 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
         bound="none",
         wh=0,
         tiebreak=False,
+        corrals=bool(options.get("corrals", True)),
         progress=options.get("progress"),
     )
 

@@ -22,7 +22,8 @@ import numpy as np
 
 from sokoban.solve import _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import matching, nearest
+from sokoban.solve._bounds import matching, nearest, rematch
+from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
 
@@ -31,7 +32,7 @@ SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
 # Counters (int64 array).
 EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
 # Parameters (int64 array).
-P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX = range(8)
+P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL = range(9)
 #: Bounds: none (0), nearest goal, minimum matching.
 BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
 BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
@@ -122,6 +123,7 @@ def expand_loop(board, store, table, queue, counters, params):
     tiebreak = params[P_TIEBREAK] != 0
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
+    corrals = params[P_CORRAL] != 0
     cap = nd_boxes.shape[0]
     qcap = queue[3].shape[0]
     keys = queue[1].shape[0]
@@ -136,7 +138,14 @@ def expand_loop(board, store, table, queue, counters, params):
     fifo2 = np.empty(n, dtype=np.int32)
     stack = np.zeros(n, dtype=np.uint8)
     child = np.empty(nb, dtype=np.int16)
-    work = np.zeros((5, nb + 1), dtype=np.int64)
+    work = np.zeros((6, nb + 1), dtype=np.int64)
+    parent_work = np.zeros((6, nb + 1), dtype=np.int64)
+    rows = np.empty(nb, dtype=np.int16)
+    comp = np.zeros(n, dtype=np.int64)
+    fence_mark = np.zeros(nb, dtype=np.int64)
+    fence = np.empty(nb, dtype=np.int32)
+    chosen = np.empty(nb, dtype=np.int32)
+    allowed = np.ones(nb, dtype=np.uint8)
     mark = 0
     mark2 = 0
     steps = 0
@@ -171,7 +180,33 @@ def expand_loop(board, store, table, queue, counters, params):
             occ[nd_boxes[node, k]] = k
         mark += 1
         reach(nd_player[node], occ, nbr, seen, mark, fifo, walk)
+        allowed[:] = 1
+        if corrals:
+            size = pi_corral(
+                nd_boxes[node],
+                occ,
+                nbr,
+                goal,
+                dead,
+                seen,
+                mark,
+                comp,
+                fence_mark,
+                fifo2,
+                fence,
+                chosen,
+            )
+            if size >= 0:
+                allowed[:] = 0
+                for i in range(size):
+                    allowed[chosen[i]] = 1
+        if kind == BOUND_MATCHING:
+            # Children repair this matching instead of solving their own from scratch.
+            rows[:] = nd_boxes[node]
+            matching(rows, dist, parent_work)
         for k in range(nb):
+            if not allowed[k]:
+                continue
             b = nd_boxes[node, k]
             for d in range(4):
                 t = nbr[b, d]
@@ -221,7 +256,12 @@ def expand_loop(board, store, table, queue, counters, params):
                         if g2 > counters[MAXG]:
                             counters[MAXG] = g2
                     continue
-                h = bound(kind, child, dist, work)
+                if kind == BOUND_MATCHING:
+                    rows[k] = t
+                    h = rematch(rows, k, dist, parent_work, work)
+                    rows[k] = b
+                else:
+                    h = bound(kind, child, dist, work)
                 if h >= INF:
                     continue
                 new = counters[NODES]
@@ -262,7 +302,8 @@ class Search:
     """The arrays of one search and the loop that drives the kernel.
 
     ``bound``: a key of :data:`BOUNDS`; the queue key is ``wg * g + wh * h``; ``exact``: the
-    player's exact cell is part of the state and a push costs its walk plus one (moves).
+    player's exact cell is part of the state and a push costs its walk plus one (moves);
+    ``corrals``: PI-corral pruning (push counts only; off when ``exact``).
     """
 
     def __init__(
@@ -274,6 +315,7 @@ class Search:
         wh: int = 1,
         exact: bool = False,
         tiebreak: bool = True,
+        corrals: bool = True,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -285,12 +327,13 @@ class Search:
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         max_edge = board.n + 1 if exact else 1
+        corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
         keys = wg * (64 + max_edge) + wh * hmax + 2
         self.queue = _queue.new(keys, TIE_WIDTH if tiebreak else 1, capacity)
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [BOUNDS[bound], wg, wh, int(exact), 0, int(tiebreak), max_edge, hmax],
+            [BOUNDS[bound], wg, wh, int(exact), 0, int(tiebreak), max_edge, hmax, int(corrals)],
             dtype=np.int64,
         )
         self._put_root(exact)
@@ -309,7 +352,7 @@ class Search:
         key = np.uint64(zplayer[player])
         for b in boxes:
             key ^= zbox[b]
-        work = np.zeros((5, len(boxes) + 1), np.int64)
+        work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
         self.root_bound = h
         nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _ = self.store
