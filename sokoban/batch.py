@@ -31,10 +31,16 @@ R = TypeVar("R")
 #: Submissions kept in flight per worker: enough to keep workers busy while results are
 #: collected, few enough that a million items never become a million futures at once.
 IN_FLIGHT_PER_WORKER = 4
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 10
 
 
 class DaskMissingError(SokobanError):
     """A scheduler address was given but ``dask.distributed`` is not installed."""
+
+
+class SchedulerError(SokobanError):
+    """A scheduler address that is malformed or does not answer."""
 
 
 class BatchError(RuntimeError):
@@ -94,7 +100,13 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
     """
     if scheduler is not None:
         distributed = _distributed()
-        with distributed.Client(scheduler) as client:
+        try:
+            client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (ValueError, TypeError) as error:
+            raise SchedulerError(f"bad scheduler address {scheduler!r}: {error}") from None
+        except OSError as error:
+            raise SchedulerError(f"cannot reach the scheduler {scheduler!r}: {error}") from None
+        with client:
             pool = client.get_executor()
             pool.slots = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined]
             try:

@@ -96,3 +96,14 @@ def test_run_on_a_local_dask_cluster():
         assert results == {n: math.factorial(n) for n in range(12)}
         with pytest.raises(batch.BatchError, match=r"item -9 failed: ValueError"):
             list(batch.run(math.sqrt, [1, -9], scheduler=cluster.scheduler_address))
+
+
+def test_bad_scheduler_addresses_are_one_clear_error(monkeypatch):
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(batch.SchedulerError, match="bad scheduler address 'nonsense'"):
+        with batch.executor(scheduler="nonsense"):
+            pass
+    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", 0.5)
+    with pytest.raises(batch.SchedulerError, match="cannot reach the scheduler"):
+        with batch.executor(scheduler="tcp://127.0.0.1:1"):
+            pass
