@@ -385,41 +385,45 @@ class AnnealTask:
     seed: int
 
 
-def anneal_chain(task: AnnealTask) -> tuple[int, int, list[int], list[int]]:
-    """One simulated-annealing chain: ``(best value, other metric's value, obstacles,
-    [player, box, goal])`` of the best layout it met."""
+def anneal_chain(task: AnnealTask) -> dict[str, Any]:
+    """One simulated-annealing chain. Returns the best layout it met (``value``, the other
+    metric's ``other`` value as a tie-break, ``obstacles``, ``placement`` as player, box,
+    goal) and how many layouts it ``tried``."""
     rng = random.Random(task.seed)
     size = task.width * task.height
     m = METRICS.index(task.metric)
-    layout = rng.sample(range(size), task.k)
 
-    def score(cells: list[int]) -> tuple[int, np.ndarray]:
+    def score(cells: list[int]) -> dict[str, Any]:
         s = layout_score(task.width, task.height, cells)
-        return int(s[4 * m]), s
+        return {
+            "value": int(s[4 * m]),
+            "other": int(s[4 - 4 * m]),
+            "obstacles": sorted(cells),
+            "placement": [int(x) for x in s[4 * m + 1 : 4 * m + 4]],
+        }
 
-    current, s = score(layout)
-    best = (current, int(s[4 - 4 * m]), sorted(layout), [int(x) for x in s[4 * m + 1 : 4 * m + 4]])
-    start = time.perf_counter()
+    layout = rng.sample(range(size), task.k)
+    current = best = score(layout)
+    tried = 1
     hot, cold = 3.0, 0.05
-    while task.k and size > task.k:
+    start = time.perf_counter()
+    while 0 < task.k < size:
         elapsed = (time.perf_counter() - start) / task.seconds
         if elapsed >= 1:
             break
         temperature = hot * (cold / hot) ** elapsed
+        # Move one obstacle to a free cell; accept worse layouts less often as it cools.
         candidate = list(layout)
         free = [c for c in range(size) if c not in layout]
         candidate[rng.randrange(task.k)] = rng.choice(free)
-        value, s = score(candidate)
-        if value >= current or rng.random() < math.exp((value - current) / temperature):
-            layout, current = candidate, value
-            if value > best[0]:
-                best = (
-                    value,
-                    int(s[4 - 4 * m]),
-                    sorted(layout),
-                    [int(x) for x in s[4 * m + 1 : 4 * m + 4]],
-                )
-    return best
+        found = score(candidate)
+        tried += 1
+        delta = found["value"] - current["value"]
+        if delta >= 0 or rng.random() < math.exp(delta / temperature):
+            layout, current = candidate, found
+            if (found["value"], found["other"]) > (best["value"], best["other"]):
+                best = found
+    return {**best, "tried": tried}
 
 
 def anneal(
@@ -435,7 +439,8 @@ def anneal(
     description: str | None = None,
 ) -> LongestResult:
     """A long single-box puzzle found by simulated annealing, one chain per worker, each for
-    ``seconds``: a lower bound on the true maximum (``proven`` is false)."""
+    ``seconds``: a lower bound on the true maximum (``proven`` is false). Only ``metric``'s
+    fields of the result are filled; ``layouts`` counts the layouts tried."""
     from sokoban import batch
 
     _check_room(width, height, k)
@@ -447,21 +452,22 @@ def anneal(
         chains = 1 if workers == 0 else (workers or batch.default_workers())
     tasks = [AnnealTask(width, height, k, metric, seconds, seed * 1000 + i) for i in range(chains)]
     started = time.perf_counter()
-    results = [
+    runs = [
         r for _, r in batch.run(anneal_chain, tasks, workers, scheduler, description=description)
     ]
-    value, _, obstacles, (player, box, goal) = max(results, key=lambda r: (r[0], r[1]))
-    winner = Winner(tuple(obstacles), player, box, goal, value)
+    best = max(runs, key=lambda r: (r["value"], r["other"]))
     empty = np.zeros(0, np.int64)
-    other = -1
     result = LongestResult(
-        width, height, k, "anneal", False, len(results), -1, -1, 0, 0, [], [], empty, empty
-    )
+        width, height, k, "anneal", False, sum(r["tried"] for r in runs), -1, -1, 0, 0, [], [],
+        empty, empty, chunks=chains,
+    )  # fmt: skip
+    winners = []
+    if best["value"] >= 0:
+        winners = [Winner(tuple(best["obstacles"]), *best["placement"], best["value"])]
     if metric == "moves":
-        result.best_moves, result.moves_ties, result.moves_winners = value, 1, [winner]
-        result.best_pushes = other
+        result.best_moves, result.moves_ties, result.moves_winners = best["value"], 1, winners
     else:
-        result.best_pushes, result.pushes_ties, result.pushes_winners = value, 1, [winner]
+        result.best_pushes, result.pushes_ties, result.pushes_winners = best["value"], 1, winners
     result.seconds = time.perf_counter() - started
     return result
 

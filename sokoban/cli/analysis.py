@@ -278,7 +278,8 @@ def longest_command(
     if result.method == "anneal":
         head = (
             f"{width} x {height} room, {obstacles} obstacles: simulated annealing, "
-            f"{result.layouts} chains of {seconds:g} s. A LOWER BOUND, not a proof."
+            f"{result.chunks} chains of {seconds:g} s, {result.layouts:,} layouts tried. "
+            "A LOWER BOUND, not a proof."
         )
     else:
         head = (
@@ -289,7 +290,10 @@ def longest_command(
             head += f"; {result.resumed} of {result.chunks} chunks from the checkpoint"
     lines = [head]
     for m in metrics:
-        lines += ["", f"Most {m}: {result.best(m)}, by {result.ties(m):,} layout(s)"]
+        if result.method == "anneal":
+            lines += ["", f"Most {m} found: {result.best(m)} (at least this many are possible)"]
+        else:
+            lines += ["", f"Most {m}: {result.best(m)}, by {result.ties(m):,} layout(s)"]
         for record in records[m]:
             lines += [record["level"], record["path"]]
     click.echo("\n".join(lines))
