@@ -187,3 +187,46 @@ def test_counts_add_up():
     assert table.solvable + table.unsolvable == table.placements
     hist = analyse(room_level(ROOMS["pillar"])).histogram("pushes")
     assert hist.sum() == analyse(room_level(ROOMS["pillar"])).solvable
+
+
+LEVELS = Path(__file__).resolve().parents[2] / "shared" / "levels"
+
+
+@pytest.mark.skipif(
+    not (LEVELS / "microban.xsb").exists(), reason="no shared levels beside the repo"
+)
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
+def test_microban_rooms_against_forward_search(number):
+    import random
+
+    from sokoban import xsb
+
+    level = xsb.load(LEVELS / "microban.xsb")[number - 1]
+    table = analyse(level)
+    floor = sorted(room_floor(level))
+    rng = random.Random(number)
+    for _ in range(40):
+        player, box, goal = rng.sample(floor, 3)
+        value = table.value(player, box, goal)
+        place = placement_level(level, player, box, goal)
+        moves = forward_solution(place, "moves")
+        if value is None:
+            assert moves is None
+            continue
+        assert verify(place, moves).metrics.moves == value[0]
+        assert verify(place, forward_solution(place, "pushes")).metrics.pushes == value[1]
+    for witness in (table.max_moves, table.max_pushes):
+        assert verify(witness.level, witness.solution).is_solved
+
+
+def test_large_room_with_progress_matches_the_formula(tmp_path):
+    from click.testing import CliRunner
+
+    from sokoban.cli import main
+
+    path = tmp_path / "big.xsb"
+    path.write_text("\n".join(naive.empty_room(12, 11)) + "\n")
+    result = CliRunner().invoke(main, ["single-box", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "132 floor cells" in result.output
+    assert "Most moves: 41 moves" in result.output and "Most pushes: 19 pushes" in result.output
