@@ -108,7 +108,7 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
             raise SchedulerError(f"cannot reach the scheduler {scheduler!r}: {error}") from None
         with client:
             pool = client.get_executor()
-            pool.slots = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined]
+            pool.slots = max(1, sum(client.nthreads().values()))
             try:
                 yield pool
             finally:

@@ -13,7 +13,7 @@ import pytest
 
 from sokoban import verify
 from sokoban.analysis import AnalysisError, analyse
-from sokoban.analysis.longest import (
+from sokoban.analysis.layouts import (
     anneal,
     chunks,
     iter_layouts,

@@ -224,7 +224,8 @@ def forward_solution(level: Level, metric: str = "moves") -> Solution | None:
         raise ValueError(f"unknown metric {metric!r}: choose moves or pushes")
     (box,) = level.boxes
     (goal,) = level.goals
-    start = (level.player, box)
+    (player,) = level.players
+    start = (player, box)
     came: dict[tuple[int, int], tuple[tuple[int, int], Step] | None] = {start: None}
     if metric == "moves":
         return _breadth_first(level, start, goal, came)

@@ -146,7 +146,7 @@ def _parse_room(text: str) -> tuple[int, int]:
 
 def _winner_record(result: Any, metric: str, winner: Any) -> dict[str, Any]:
     witness = winner.witness(result.width, result.height, metric)
-    record = witness.as_dict()
+    record: dict[str, Any] = witness.as_dict()
     record["obstacles"] = [[c % result.width, c // result.width] for c in winner.obstacles]
     return record
 
@@ -216,7 +216,7 @@ def longest_command(
     """
     import math
 
-    from sokoban.analysis import longest as search_module
+    from sokoban.analysis import layouts as search_module
 
     width, height = _parse_room(room)
     if not (1 <= width <= search_module.MAX_SIDE and 1 <= height <= search_module.MAX_SIDE):

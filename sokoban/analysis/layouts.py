@@ -463,7 +463,8 @@ def anneal(
     )  # fmt: skip
     winners = []
     if best["value"] >= 0:
-        winners = [Winner(tuple(best["obstacles"]), *best["placement"], best["value"])]
+        player, box, goal = best["placement"]
+        winners = [Winner(tuple(best["obstacles"]), player, box, goal, best["value"])]
     if metric == "moves":
         result.best_moves, result.moves_ties, result.moves_winners = best["value"], 1, winners
     else:
