@@ -33,6 +33,8 @@ from sokoban.level import Level
 TOP = 8
 #: Chunks a run is cut into (fewer for small runs), for progress, balance and checkpoints.
 TARGET_CHUNKS = 400
+#: Runs of at most this many combinations stay in this process unless told otherwise.
+SMALL_RUN = 20_000
 #: Largest interior side the enumeration and search accept.
 MAX_SIDE = 16
 #: Version of the checkpoint format.
@@ -304,7 +306,8 @@ def longest(
 ) -> LongestResult:
     """Every layout of ``k`` obstacles in a ``width`` x ``height`` interior, up to symmetry.
 
-    :param workers: local processes (default all cores, 0 runs in this process).
+    :param workers: local processes (default all cores, or this process alone for a run
+        of at most :data:`SMALL_RUN` combinations; 0 runs in this process).
     :param scheduler: a Dask scheduler address, instead of local processes.
     :param checkpoint: a JSON file saved after each chunk; a run with the same room, ``k``
         and chunk size resumes from it.
@@ -316,6 +319,8 @@ def longest(
 
     _check_room(width, height, k)
     plan = chunks(width, height, k, chunk_size)
+    if workers is None and scheduler is None and math.comb(width * height, k) <= SMALL_RUN:
+        workers = 0  # starting processes would take longer than the work
     header = {
         "version": CHECKPOINT_VERSION,
         "room": [width, height],
