@@ -11,6 +11,8 @@ Sections:
 - ``bands``: levels generated for each difficulty band: optimal pushes and solver nodes.
 - ``boxoban``: Boxoban's hard split (``../shared/levels/boxoban/hard_000.txt``) solved by the
   same optimal solver, beside generated hard levels.
+- ``calibrate``: score percentiles of Boxoban's unfiltered, medium and hard splits, the
+  reference the bands of ``docs/generator.md`` are cut on.
 - ``gym``: gym-sokoban's ``generate_room`` (10 x 10, 4 boxes, the environment's defaults),
   run by ``--gym-python`` (a scratch venv with gym-sokoban installed; it is not a project
   dependency); its rooms are then solved by our solver to see which are solvable and how
@@ -162,6 +164,46 @@ def boxoban(count: int, seed: int) -> None:
     console.print(table)
 
 
+def calibrate(count: int) -> None:
+    """Score percentiles of the three Boxoban splits: the reference the bands are cut on."""
+    from sokoban.generate import measure
+    from sokoban.solve import Limits, solve
+    from sokoban.xsb import iter_levels
+
+    table = Table(title=f"Boxoban splits by the difficulty score (astar, first {count} levels)")
+    for name in (
+        "split",
+        "levels",
+        "median pushes",
+        "median nodes",
+        "score p10",
+        "p25",
+        "median",
+        "p75",
+        "p90",
+    ):
+        table.add_column(name, justify="left" if name == "split" else "right")
+    for split in ("unfiltered_test_000", "medium_valid_000", "hard_000"):
+        path = BOXOBAN_HARD.parent / f"{split}.txt"
+        if not path.exists():
+            continue
+        rows = []
+        for level in list(iter_levels(str(path)))[:count]:
+            result = solve(level, "astar", Limits(nodes=2_000_000, time=60))
+            if result.solved and result.solution is not None:
+                d = measure(level, result.solution, result.stats.expanded)
+                rows.append((d.pushes, d.nodes, d.score))
+        scores = [s for _, _, s in rows]
+        table.add_row(
+            split,
+            str(len(rows)),
+            f"{_median([p for p, _, _ in rows]):.0f}",
+            f"{_median([n for _, n, _ in rows]):.0f}",
+            *(f"{_pct(scores, q):.1f}" for q in (0.1, 0.25, 0.5, 0.75, 0.9)),
+        )
+    console.print(table)
+
+
 # Run by the scratch venv's python: time gym-sokoban's generate_room, one JSON line per try.
 _GYM_SCRIPT = r"""
 import json, random, sys, time
@@ -296,7 +338,7 @@ def gym(python: str, count: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sections", default="speed,bands,boxoban,gym")
+    parser.add_argument("--sections", default="speed,bands,boxoban,gym,calibrate")
     parser.add_argument("--count", type=int, default=200, help="levels per layout (speed)")
     parser.add_argument("--band-count", type=int, default=50, help="levels per band")
     parser.add_argument("--boxoban", type=int, default=200, help="Boxoban hard levels")
@@ -311,6 +353,8 @@ def main() -> None:
         bands(args.band_count, args.seed)
     if "boxoban" in sections:
         boxoban(args.boxoban, args.seed)
+    if "calibrate" in sections:
+        calibrate(args.boxoban)
     if "gym" in sections:
         if Path(args.gym_python).exists():
             gym(args.gym_python, args.gym_count, args.seed)
