@@ -310,3 +310,17 @@ def test_bands_order_solver_effort() -> None:
     assert min(g.difficulty.pushes for g in hard.levels) > max(
         g.difficulty.pushes for g in easy.levels
     )
+
+
+def test_big_rooms_use_the_reverse_walk_without_recursion() -> None:
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # gym-sokoban's depth-first reverse play would fail here
+    try:
+        report = generate((30, 30), 6, count=2, seed=1, layout="rooms", seconds=30)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert report.complete
+    assert all(g.placement == "walk" for g in report.levels)
+    assert all(verify(g.level, g.solution).is_solved for g in report.levels)
