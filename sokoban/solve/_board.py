@@ -25,8 +25,11 @@ class Board:
     - ``index``: int32[width * height], the floor index of each cell, -1 off the floor.
     - ``nbr``: int32[n, 4], the neighbour of each floor cell in each direction, -1 for a wall.
     - ``goal``: uint8[n], 1 on goals.  ``goals``: int32[g], the goal floor indices.
+    - ``sides``: int32[n, 4], for each cell and side, the least side the player can walk to
+      from there around a box on the cell (-1 for a wall): sides with equal labels connect.
     - ``dist``: int32[g, n], the fewest pushes that take a lone box from a cell to each goal
-      (:data:`INF` when it cannot), the player's side of the box ignored.
+      (:data:`INF` when it cannot), the player starting on the best side; the player can
+      change sides only by walking around the box.
     - ``dead``: uint8[n], 1 where a box can reach no goal (dead squares).
     - ``boxes``: int16[b], the start box floor indices, sorted; ``player``: the start floor index.
 
@@ -59,7 +62,8 @@ class Board:
         self.goal[self.goals] = 1
         self.boxes = np.array(sorted(index[b] for b in level.boxes if b in interior), np.int16)
         self.player = int(index[level.player]) if level.player is not None else -1
-        self.dist = pull_distances(nbr, self.goals)
+        self.sides = side_components(nbr)
+        self.dist = push_distances(nbr, self.goals, self.sides)
         self.dead = ((self.dist.min(axis=0) >= INF) & (self.goal == 0)).astype(np.uint8)
         finite = self.dist[self.dist < INF]
         #: The largest lower bound any position can have (for sizing the priority queue).
@@ -79,29 +83,91 @@ class Board:
 
 
 @njit
-def pull_distances(nbr, goals):
-    """Fewest pushes from every floor cell to every goal for a lone box: a breadth-first
-    search of pulls from each goal (a pull needs two free cells in a row).
+def side_components(nbr):
+    """Which sides of each cell the player can walk between with a box on the cell.
 
-    ``nbr``: int32[n, 4]; ``goals``: int32[g]. Returns int32[g, n], :data:`INF` where a
-    box cannot reach the goal.
+    ``nbr``: int32[n, 4]. Returns int32[n, 4]: for each side the least side connected to
+    it around the cell, -1 where the side is a wall.
+    """
+    n = nbr.shape[0]
+    sides = np.full((n, 4), -1, dtype=np.int32)
+    seen = np.zeros(n, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    mark = 0
+    for c in range(n):
+        for s in range(4):
+            a = nbr[c, s]
+            if a < 0 or sides[c, s] >= 0:
+                continue
+            sides[c, s] = s
+            wanted = 0
+            for t in range(s + 1, 4):
+                if nbr[c, t] >= 0 and sides[c, t] < 0:
+                    wanted += 1
+            if wanted == 0:
+                continue
+            mark += 1
+            seen[c] = mark  # the box's cell is blocked
+            seen[a] = mark
+            queue[0] = a
+            head, tail = 0, 1
+            while head < tail and wanted > 0:
+                x = queue[head]
+                head += 1
+                for e in range(4):
+                    y = nbr[x, e]
+                    if y >= 0 and seen[y] != mark:
+                        seen[y] = mark
+                        queue[tail] = y
+                        tail += 1
+                        for t in range(s + 1, 4):
+                            if nbr[c, t] == y and sides[c, t] < 0:
+                                sides[c, t] = s
+                                wanted -= 1
+    return sides
+
+
+@njit
+def push_distances(nbr, goals, sides):
+    """Fewest pushes from every floor cell to every goal for a lone box, the player on
+    the best side to start with: a breadth-first search of pulls over (box cell, player
+    side) states, where the player changes sides only around the box (``sides``).
+
+    ``nbr``: int32[n, 4]; ``goals``: int32[g]; ``sides``: from :func:`side_components`.
+    Returns int32[g, n], :data:`INF` where a box cannot reach the goal.
     """
     n = nbr.shape[0]
     ng = goals.shape[0]
     dist = np.full((ng, n), INF, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
+    state = np.full((n, 4), INF, dtype=np.int32)
+    queue = np.empty(4 * n, dtype=np.int64)
     for k in range(ng):
-        dist[k, goals[k]] = 0
-        queue[0] = goals[k]
-        head, tail = 0, 1
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for d in range(4):
-                b = nbr[c, d]
-                if b < 0 or nbr[b, d] < 0 or dist[k, b] < INF:
-                    continue
-                dist[k, b] = dist[k, c] + 1
-                queue[tail] = b
+        state[:] = INF
+        g = goals[k]
+        head, tail = 0, 0
+        for s in range(4):
+            if nbr[g, s] >= 0:
+                state[g, s] = 0
+                queue[tail] = g * 4 + s
                 tail += 1
+        while head < tail:
+            box = queue[head] // 4
+            side = queue[head] % 4
+            head += 1
+            # The push that led here came from the player's cell, in the opposite direction.
+            c = nbr[box, side]
+            if c < 0 or nbr[c, side] < 0:
+                continue
+            label = sides[c, side]
+            for t in range(4):
+                if sides[c, t] == label and state[c, t] == INF:
+                    state[c, t] = state[box, side] + 1
+                    queue[tail] = c * 4 + t
+                    tail += 1
+        for c in range(n):
+            best = INF
+            for s in range(4):
+                if state[c, s] < best:
+                    best = state[c, s]
+            dist[k, c] = best
     return dist
