@@ -1,0 +1,331 @@
+"""Commands that compare search methods: ``compare`` (one level, a row per method) and
+``curve`` (SMA* over memory budgets: expansions and time against the budget, as a table
+and a PNG plot)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sokoban.cli import main
+from sokoban.cli.common import (
+    Selection,
+    console,
+    echo_json,
+    file_argument,
+    json_option,
+    level_option,
+    load_collection,
+    select_one,
+    write_atomically,
+)
+from sokoban.errors import SokobanError
+
+#: The methods ``compare`` runs when --methods is not given.
+DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "moves")
+
+
+def _size(n: int) -> str:
+    value = float(n)
+    for unit in ("B", "KiB", "MiB"):
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"
+
+
+def _methods(text: str) -> list[str]:
+    from sokoban.solve import METHODS
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise click.BadParameter("name at least one method", param_hint="'--methods'")
+    for name in names:
+        if name not in METHODS:
+            raise click.BadParameter(
+                f"{name!r} is not a method; choose from {', '.join(sorted(METHODS))}",
+                param_hint="'--methods'",
+            )
+    return names
+
+
+def _budgets(text: str) -> list[int]:
+    budgets = []
+    for part in text.split(","):
+        part = part.strip().replace("_", "")
+        if not part:
+            continue
+        try:
+            value = int(part)
+        except ValueError:
+            raise click.BadParameter(
+                f"{part!r} is not a whole number of nodes in {text!r}", param_hint="'--budgets'"
+            ) from None
+        if value < 1:
+            raise click.BadParameter(f"a budget of {value} nodes", param_hint="'--budgets'")
+        budgets.append(value)
+    if not budgets:
+        raise click.BadParameter("name at least one budget", param_hint="'--budgets'")
+    return sorted(set(budgets))
+
+
+def _limits(time_limit: float | None, memory_limit: float | None) -> Any:
+    from sokoban.solve import Limits
+
+    memory = None if memory_limit is None else int(memory_limit * 1024 * 1024)
+    return Limits(time=time_limit, memory=memory)
+
+
+def _record(method: str, result: Any) -> dict[str, Any]:
+    stats = result.stats
+    solution = result.solution
+    record = {
+        "method": method,
+        "status": result.status.value,
+        "moves": solution.moves if solution is not None else None,
+        "pushes": solution.pushes if solution is not None else None,
+        "optimal": result.optimal,
+        "optimises": "",
+        "seconds": round(stats.seconds, 4),
+        "expanded": stats.expanded,
+        "stored": stats.stored,
+        "peak_bytes": stats.peak_bytes,
+        "message": result.message,
+    }
+    for extra in ("forgotten", "regenerated", "peak_nodes", "budget_nodes"):
+        if hasattr(stats, extra):
+            record[extra] = getattr(stats, extra)
+    return record
+
+
+_time_option = click.option(
+    "--time-limit",
+    "-t",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds per run.",
+)
+_memory_option = click.option(
+    "--memory-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="MiB of search memory per run (default 2048).",
+)
+
+
+@main.command("compare")
+@file_argument
+@level_option(help="The level: a number or title (optional when FILE holds one).")
+@click.option(
+    "--methods",
+    "-m",
+    default=",".join(DEFAULT_METHODS),
+    show_default=True,
+    help="Comma-separated methods (see 'sokoban methods').",
+)
+@_time_option
+@_memory_option
+@json_option
+def compare(
+    file: Path,
+    level: Selection | None,
+    methods: str,
+    time_limit: float,
+    memory_limit: float | None,
+    as_json: bool,
+) -> None:
+    """Solve one level of FILE with several methods and compare them: a row per method
+    with the solution's moves and pushes, whether it is proven optimal (for what the
+    method minimises), the time, the expansions and the peak memory."""
+    from rich.table import Table
+
+    from sokoban.solve import METHODS, solve
+
+    names = _methods(methods)
+    collection = load_collection(file)
+    lv = select_one(collection, level, file)
+    if lv.problems():
+        raise SokobanError(
+            f"level {collection.number(lv)} cannot be solved: {'; '.join(lv.problems())}"
+        )
+    limits = _limits(time_limit, memory_limit)
+    records = []
+    err = console(stderr=True)
+    for name in names:
+        with err.status(f"{name}: searching (up to {time_limit:g} s)"):
+            result = solve(lv, name, limits)
+        record = _record(name, result)
+        record["optimises"] = METHODS[name].optimises
+        records.append(record)
+    if as_json:
+        echo_json({"number": collection.number(lv), "title": lv.title, "methods": records})
+        return
+    title = f"level {collection.number(lv)}" + (f" ({lv.title})" if lv.title else "")
+    table = Table(title=f"{title}: {len(lv.boxes)} boxes, {time_limit:g} s per method")
+    for column in ("method", "status", "moves", "pushes", "optimal", "seconds", "expanded"):
+        table.add_column(column, justify="left" if column in ("method", "status") else "right")
+    table.add_column("peak memory", justify="right")
+    for r in records:
+        optimal = f"{r['optimises']}" if r["optimal"] else ("no" if r["moves"] is not None else "")
+        table.add_row(
+            r["method"],
+            r["status"],
+            "" if r["moves"] is None else f"{r['moves']:,}",
+            "" if r["pushes"] is None else f"{r['pushes']:,}",
+            optimal,
+            f"{r['seconds']:.2f}",
+            f"{r['expanded']:,}",
+            _size(r["peak_bytes"]),
+        )
+    console().print(table)
+
+
+def _plot(rows: list[dict[str, Any]], title: str) -> bytes:
+    """The cost curve as PNG bytes: expansions and seconds against the budget."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 4.2), dpi=100)
+    axes = figure.add_subplot(1, 1, 1)
+    budgets = [r["budget_nodes"] for r in rows]
+    solved = [r for r in rows if r["pushes"] is not None]
+    axes.plot(budgets, [r["expanded"] for r in rows], "o-", color="tab:blue", label="expansions")
+    if solved:
+        axes.plot(
+            [r["budget_nodes"] for r in solved],
+            [r["expanded"] for r in solved],
+            "o",
+            color="tab:blue",
+            markerfacecolor="white",
+            label="solved",
+        )
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("memory budget (nodes)")
+    axes.set_ylabel("expansions", color="tab:blue")
+    second = axes.twinx()
+    second.plot(budgets, [max(r["seconds"], 1e-4) for r in rows], "s--", color="tab:red")
+    second.set_yscale("log")
+    second.set_ylabel("seconds", color="tab:red")
+    axes.legend(loc="upper right", fontsize="small")
+    axes.set_title(title, fontsize="medium")
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png")
+    return out.getvalue()
+
+
+@main.command("curve")
+@file_argument
+@level_option(help="The level: a number or title (optional when FILE holds one).")
+@click.option(
+    "--budgets",
+    "-b",
+    default="500,1000,2000,5000,10000,20000,50000",
+    show_default=True,
+    help="Comma-separated SMA* budgets in nodes.",
+)
+@_time_option
+@click.option(
+    "--plot",
+    "-o",
+    "plot",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write the PNG plot here [curve-LEVEL.png]; '-' writes it to stdout.",
+)
+@click.option("--no-plot", is_flag=True, help="Only the table.")
+@json_option
+def curve(
+    file: Path,
+    level: Selection | None,
+    budgets: str,
+    time_limit: float,
+    plot: Path | None,
+    no_plot: bool,
+    as_json: bool,
+) -> None:
+    """Run SMA* on one level of FILE over memory budgets (in nodes) and show what memory
+    buys: expansions, forgotten and regenerated nodes and time against the budget, as a
+    table and a PNG plot. A* gives the optimum to check each solution against."""
+    from rich.table import Table
+
+    from sokoban.solve import Limits, solve
+
+    sizes = _budgets(budgets)
+    collection = load_collection(file)
+    lv = select_one(collection, level, file)
+    number = collection.number(lv)
+    if lv.problems():
+        raise SokobanError(f"level {number} cannot be solved: {'; '.join(lv.problems())}")
+    err = console(stderr=True)
+    with err.status(f"astar: the optimum (up to {time_limit:g} s)"):
+        reference = solve(lv, "astar", Limits(time=time_limit))
+    optimum = reference.solution.pushes if reference.solution is not None else None
+    rows = []
+    for size in sizes:
+        with err.status(f"sma: budget {size:,} nodes (up to {time_limit:g} s)"):
+            result = solve(lv, "sma", Limits(time=time_limit), budget=size)
+        row = _record("sma", result)
+        row["budget_nodes"] = size
+        row["matches_optimum"] = (
+            None if optimum is None or row["pushes"] is None else row["pushes"] == optimum
+        )
+        rows.append(row)
+    title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
+    target = None
+    if not no_plot:
+        target = plot if plot is not None else Path(f"curve-{number}.png")
+        write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes"))
+    if as_json:
+        echo_json(
+            {
+                "number": number,
+                "title": lv.title,
+                "optimum": optimum,
+                "plot": None if target is None or str(target) == "-" else str(target),
+                "runs": rows,
+            }
+        )
+        return
+    if target is not None and str(target) == "-":
+        return
+    table = Table(
+        title=f"SMA* on {title}: optimum {optimum if optimum is not None else '?'} pushes "
+        f"(astar), {time_limit:g} s per budget"
+    )
+    for column in (
+        "budget",
+        "status",
+        "pushes",
+        "optimal",
+        "expanded",
+        "forgotten",
+        "regenerated",
+        "peak nodes",
+        "seconds",
+    ):
+        table.add_column(column, justify="left" if column == "status" else "right")
+    for r in rows:
+        match = r["matches_optimum"]
+        table.add_row(
+            f"{r['budget_nodes']:,}",
+            r["status"],
+            "" if r["pushes"] is None else str(r["pushes"]),
+            "" if match is None else ("yes" if match else "NO"),
+            f"{r['expanded']:,}",
+            f"{r.get('forgotten', 0):,}",
+            f"{r.get('regenerated', 0):,}",
+            f"{r.get('peak_nodes', 0):,}",
+            f"{r['seconds']:.2f}",
+        )
+    out = console()
+    out.print(table)
+    if target is not None:
+        out.print(f"plot: {target}")

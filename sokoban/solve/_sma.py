@@ -1,0 +1,415 @@
+"""SMA*: A* over pushes in a hard budget of nodes, forgetting the worst leaves to stay
+inside it (Russell 1992, in the graph-search form of Kaindl and Khorsand 1994).
+
+The nodes in memory form a tree rooted at the start; every state is held at most once
+(the engine's transposition table over the node store). Each node has
+
+- ``f``: a lower bound on the pushes of any solution through it, at least its parent's
+  (pathmax) and backed up as the least ``f`` of its children, those in memory and those
+  forgotten; ``inf`` when nothing below it can lead to a solution within the budget;
+- ``forgotten``: the least ``f`` of its forgotten children (``inf`` when none).
+
+Two indexed binary heaps order the nodes. OPEN holds the nodes with something left to
+generate: an unexpanded node keyed by its ``f``, an expanded one by ``forgotten``; the
+least key comes first, the deepest among equals. LEAVES holds the nodes without children
+in memory, except the root and the node being expanded: the highest ``f`` first, the
+shallowest (oldest) among equals, and that is the one forgotten when memory is full.
+Forgetting a leaf folds its ``f`` into its parent's ``forgotten``, which puts the parent
+back on OPEN; expanding it again regenerates the forgotten children only.
+
+With the budget ``M`` nodes a path holds at most ``M`` states, so a child at depth
+``M - 1`` that is not solved gets ``f = inf`` (and the search remembers that it cut one):
+it could never have children. A goal is returned when it comes first on OPEN, so its
+pushes are the fewest of any solution that fits; since every push adds one to the depth,
+any solution shorter than the budget fits, and one the budget cuts would need at least
+``M`` pushes. When OPEN empties (the root's ``f`` is ``inf``) there is no solution: a
+proof when nothing was cut, else "none within ``M - 1`` pushes".
+
+A child reached more cheaply than the copy of its state in memory takes that copy's
+place: the copy's subtree, whose costs are now wrong, is dropped and the copy moves under
+the new parent as a fresh leaf. A child reached at the copy's cost or more is not made.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sokoban.solve import _table
+from sokoban.solve._board import INF
+from sokoban.solve._jit import njit
+from sokoban.solve._successors import is_solved, pushes, unlink
+
+# Kernel results.
+SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
+# State (int64 array).
+(
+    ST_OPEN,  # nodes on OPEN
+    ST_LEAVES,  # nodes on LEAVES
+    ST_USED,  # slots ever used
+    ST_FREE,  # free slots on the free stack
+    ST_LIVE,  # nodes in memory
+    ST_PEAK,  # most nodes in memory at once
+    ST_EXPANDED,
+    ST_GENERATED,
+    ST_FORGOTTEN,
+    ST_REGENERATED,
+    ST_DROPPED,  # nodes dropped with a subtree a cheaper path replaced
+    ST_CUT,  # 1 once a node was cut at the budget depth
+    ST_GOAL,
+    ST_STEPS,  # expansions allowed in this call
+    ST_PROTECTED,  # the node being expanded, -1 between expansions
+) = range(15)
+#: Heaps: OPEN (least key, deepest first) and LEAVES (highest f, shallowest first).
+OPEN, LEAVES = 0, 1
+
+
+def new_nodes(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
+    """Node store for ``capacity`` nodes: boxes int16[M, b], player int32, hash uint64,
+    parent, g, h, f, forgotten, kids (children in memory), first child, next and previous
+    sibling int32, expanded uint8; all [M]."""
+    m = capacity
+    i32 = [np.zeros(m, np.int32) for _ in range(10)]
+    return (
+        np.zeros((m, nboxes), np.int16),
+        i32[0],
+        np.zeros(m, np.uint64),
+        *i32[1:],
+        np.zeros(m, np.uint8),
+    )
+
+
+def new_heaps(capacity: int) -> tuple[np.ndarray, ...]:
+    """OPEN and LEAVES as indexed heaps: heap int32[M] and position int32[M] (-1 when the
+    node is not on the heap) each, and the free slot stack int32[M]."""
+    return (
+        np.zeros(capacity, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.zeros(capacity, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.zeros(capacity, np.int32),
+    )
+
+
+# --- the heaps ----------------------------------------------------------------------------
+
+
+@njit
+def _open_key(x, nodes):
+    if nodes[12][x]:
+        return nodes[7][x]
+    return nodes[6][x]
+
+
+@njit
+def _before(kind, a, b, nodes):
+    """Whether node ``a`` comes before ``b`` on heap ``kind``."""
+    g = nodes[4]
+    if kind == OPEN:
+        ka = _open_key(a, nodes)
+        kb = _open_key(b, nodes)
+        return ka < kb or (ka == kb and g[a] > g[b])
+    f = nodes[6]
+    return f[a] > f[b] or (f[a] == f[b] and g[a] < g[b])
+
+
+@njit
+def _sift(kind, heap, pos, size, i, nodes):
+    """Restore the heap order around position ``i`` (up, then down)."""
+    x = heap[i]
+    while i > 0:
+        up = (i - 1) >> 1
+        if not _before(kind, x, heap[up], nodes):
+            break
+        heap[i] = heap[up]
+        pos[heap[i]] = i
+        i = up
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and _before(kind, heap[c + 1], heap[c], nodes):
+            c += 1
+        if not _before(kind, heap[c], x, nodes):
+            break
+        heap[i] = heap[c]
+        pos[heap[i]] = i
+        i = c
+    heap[i] = x
+    pos[x] = i
+
+
+@njit
+def _heap_put(kind, heaps, state, x, nodes):
+    """Add ``x`` to heap ``kind`` or move it to its place after its key changed."""
+    heap = heaps[2 * kind]
+    pos = heaps[2 * kind + 1]
+    slot = ST_OPEN + kind
+    if pos[x] < 0:
+        i = state[slot]
+        state[slot] += 1
+        heap[i] = x
+        pos[x] = i
+        _sift(kind, heap, pos, state[slot], i, nodes)
+    else:
+        _sift(kind, heap, pos, state[slot], pos[x], nodes)
+
+
+@njit
+def _heap_drop(kind, heaps, state, x, nodes):
+    """Take ``x`` off heap ``kind`` if it is there."""
+    heap = heaps[2 * kind]
+    pos = heaps[2 * kind + 1]
+    slot = ST_OPEN + kind
+    i = pos[x]
+    if i < 0:
+        return
+    pos[x] = -1
+    state[slot] -= 1
+    last = state[slot]
+    if i < last:
+        heap[i] = heap[last]
+        pos[heap[i]] = i
+        _sift(kind, heap, pos, last, i, nodes)
+
+
+@njit
+def _sync(x, heaps, state, nodes):
+    """Put ``x`` on or off OPEN and LEAVES as its fields now say."""
+    if _open_key(x, nodes) < INF:
+        _heap_put(OPEN, heaps, state, x, nodes)
+    else:
+        _heap_drop(OPEN, heaps, state, x, nodes)
+    if nodes[3][x] >= 0 and nodes[8][x] == 0 and x != state[ST_PROTECTED]:
+        _heap_put(LEAVES, heaps, state, x, nodes)
+    else:
+        _heap_drop(LEAVES, heaps, state, x, nodes)
+
+
+# --- the tree -----------------------------------------------------------------------------
+
+
+@njit
+def _attach(x, parent, nodes):
+    kids, first, nxt, prev = nodes[8], nodes[9], nodes[10], nodes[11]
+    nodes[3][x] = parent
+    prev[x] = -1
+    nxt[x] = first[parent]
+    if first[parent] >= 0:
+        prev[first[parent]] = x
+    first[parent] = x
+    kids[parent] += 1
+
+
+@njit
+def _detach(x, nodes):
+    kids, first, nxt, prev = nodes[8], nodes[9], nodes[10], nodes[11]
+    parent = nodes[3][x]
+    if prev[x] >= 0:
+        nxt[prev[x]] = nxt[x]
+    else:
+        first[parent] = nxt[x]
+    if nxt[x] >= 0:
+        prev[nxt[x]] = prev[x]
+    kids[parent] -= 1
+
+
+@njit
+def _free(x, table, heaps, state, nodes):
+    """Release node ``x`` (already detached, no children): off the heaps and the table."""
+    _heap_drop(OPEN, heaps, state, x, nodes)
+    _heap_drop(LEAVES, heaps, state, x, nodes)
+    unlink(table, x, nodes[2])
+    heaps[4][state[ST_FREE]] = x
+    state[ST_FREE] += 1
+    state[ST_LIVE] -= 1
+
+
+@njit
+def _backup(x, heaps, state, nodes):
+    """Make ``f`` of ``x`` and its ancestors the least of their children's and forgotten
+    ``f`` again, going up while it changes."""
+    parent, f, forgotten, first, nxt = nodes[3], nodes[6], nodes[7], nodes[9], nodes[10]
+    while x >= 0:
+        if not nodes[12][x]:
+            return  # unexpanded: its f is its own bound
+        best = forgotten[x]
+        c = first[x]
+        while c >= 0:
+            if f[c] < best:
+                best = f[c]
+            c = nxt[c]
+        if best == f[x]:
+            return
+        f[x] = best
+        _sync(x, heaps, state, nodes)
+        x = parent[x]
+
+
+@njit
+def _forget(x, table, heaps, state, nodes):
+    """Forget leaf ``x``: its ``f`` goes into its parent's ``forgotten``."""
+    p = nodes[3][x]
+    if nodes[6][x] < nodes[7][p]:
+        nodes[7][p] = nodes[6][x]
+    _detach(x, nodes)
+    _free(x, table, heaps, state, nodes)
+    state[ST_FORGOTTEN] += 1
+    _sync(p, heaps, state, nodes)
+
+
+@njit
+def _drop_subtree(x, table, heaps, state, nodes, todo):
+    """Free every descendant of ``x`` (``todo``: int32[M] scratch)."""
+    first, nxt = nodes[9], nodes[10]
+    top = 0
+    c = first[x]
+    while c >= 0:
+        todo[top] = c
+        top += 1
+        c = nxt[c]
+    while top > 0:
+        top -= 1
+        y = todo[top]
+        c = first[y]
+        while c >= 0:
+            todo[top] = c
+            top += 1
+            c = nxt[c]
+        first[y] = -1
+        nodes[8][y] = 0
+        _free(y, table, heaps, state, nodes)
+        state[ST_DROPPED] += 1
+    first[x] = -1
+    nodes[8][x] = 0
+
+
+@njit
+def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
+    """A new leaf under ``n`` in a free slot; returns it."""
+    if state[ST_FREE] > 0:
+        state[ST_FREE] -= 1
+        x = heaps[4][state[ST_FREE]]
+    else:
+        x = state[ST_USED]
+        state[ST_USED] += 1
+    nodes[0][x, :] = boxes
+    nodes[1][x] = player
+    nodes[2][x] = key
+    nodes[4][x] = g
+    nodes[5][x] = h
+    nodes[6][x] = f
+    nodes[7][x] = INF
+    nodes[8][x] = 0
+    nodes[9][x] = -1
+    nodes[12][x] = 0
+    _attach(x, n, nodes)
+    table[slot] = x
+    state[ST_LIVE] += 1
+    if state[ST_LIVE] > state[ST_PEAK]:
+        state[ST_PEAK] = state[ST_LIVE]
+    _sync(x, heaps, state, nodes)
+    return x
+
+
+@njit
+def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
+    """Run SMA* for up to ``state[ST_STEPS]`` expansions; the budget is the node store's
+    capacity. Returns :data:`SOLVED` (goal node ``state[ST_GOAL]``), :data:`EXHAUSTED`
+    (OPEN is empty) or :data:`BUDGET`.
+
+    ``board``: the engine's kernel tuple; ``scratch``, ``children``: see
+    :mod:`sokoban.solve._successors`; ``nodes``: :func:`new_nodes`; ``table``: int32[t], the
+    engine's probe table over the nodes; ``heaps``: :func:`new_heaps`; ``state``:
+    int64[15]; ``todo``: int32[M] scratch; ``kind``: the lower bound.
+    """
+    goal = board[1]
+    cap = nodes[0].shape[0]
+    n_boxes, n_player, n_hash, n_parent, n_g, n_h, n_f, n_forg = nodes[:8]
+    c_boxes, c_player, c_key, c_h = children
+    open_heap = heaps[0]
+    leaf_heap = heaps[2]
+    steps = 0
+    while True:
+        if state[ST_OPEN] == 0:
+            return EXHAUSTED
+        n = open_heap[0]
+        if is_solved(n_boxes[n], goal):
+            state[ST_GOAL] = n
+            return SOLVED
+        if steps >= state[ST_STEPS]:
+            return BUDGET
+        steps += 1
+        state[ST_EXPANDED] += 1
+        regenerating = nodes[12][n] != 0
+        floor = _open_key(n, nodes)
+        state[ST_PROTECTED] = n
+        _heap_drop(LEAVES, heaps, state, n, nodes)
+        nodes[12][n] = 1
+        n_forg[n] = INF
+        _heap_drop(OPEN, heaps, state, n, nodes)
+        count = pushes(n_boxes[n], n_player[n], n_hash[n], board, scratch, kind, children)
+        state[ST_GENERATED] += count
+        g = n_g[n] + 1
+        for i in range(count):
+            f = max(g + c_h[i], floor)
+            if g >= cap - 1 and not is_solved(c_boxes[i], goal):
+                state[ST_CUT] = 1  # no room for its children: f = inf
+                continue
+            found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
+            if found >= 0:
+                if n_parent[found] == n or n_g[found] <= g:
+                    continue  # a child still in memory, or a path as cheap elsewhere
+                # A cheaper path: the copy moves under n as a fresh leaf.
+                _drop_subtree(found, table, heaps, state, nodes, todo)
+                old = n_parent[found]
+                _detach(found, nodes)
+                _sync(old, heaps, state, nodes)
+                _backup(old, heaps, state, nodes)
+                n_g[found] = g
+                n_f[found] = max(g + n_h[found], floor)
+                n_forg[found] = INF
+                nodes[12][found] = 0
+                _attach(found, n, nodes)
+                _sync(found, heaps, state, nodes)
+                continue
+            slot = -found - 1
+            dropped = False
+            while state[ST_LIVE] >= cap:
+                if state[ST_LEAVES] == 0:
+                    dropped = True
+                    break
+                w = leaf_heap[0]
+                if n_f[w] < f or (n_f[w] == f and n_g[w] >= g):
+                    dropped = True  # the new child is the worst leaf: forget it at once
+                    break
+                _forget(w, table, heaps, state, nodes)
+                # The table moved entries: find the child's slot again.
+                slot = (
+                    -_table.find(
+                        table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player
+                    )
+                    - 1
+                )
+            if dropped:
+                if f < n_forg[n]:
+                    n_forg[n] = f
+                state[ST_FORGOTTEN] += 1
+                continue
+            _insert(
+                n, c_boxes[i], c_player[i], c_key[i], g, c_h[i], f, table, slot, heaps, state, nodes
+            )
+            if regenerating:
+                state[ST_REGENERATED] += 1
+        state[ST_PROTECTED] = -1
+        # f(n) := the least f below it; a node without children and nothing forgotten
+        # has none left: inf.
+        best = n_forg[n]
+        c = nodes[9][n]
+        while c >= 0:
+            if n_f[c] < best:
+                best = n_f[c]
+            c = nodes[10][c]
+        n_f[n] = best
+        _sync(n, heaps, state, nodes)
+        if n_parent[n] >= 0:
+            _backup(n_parent[n], heaps, state, nodes)

@@ -1,0 +1,210 @@
+"""The children of one state as arrays: pushes (forward) and pulls (backward), for the
+depth-first, memory-bounded and bidirectional methods of the search family.
+
+The best-first kernel (:mod:`sokoban.solve._search`) generates children inside its own
+loop; the family's kernels need them one node at a time, so these generators call the
+same engine kernels (the player's walk :func:`~sokoban.solve._search.reach`, freeze
+deadlocks :func:`~sokoban.solve._deadlock.frozen`, dead squares and the lower bound
+:func:`~sokoban.solve._search.bound`) and the same Zobrist keys, so that hashes agree
+with the engine's.
+
+A state is the sorted box floor indices (int16[b]) and the canonical player cell (the
+least floor index the player reaches without pushing). ``board`` is the engine's kernel
+tuple ``(nbr, goal, dead, dist, zbox, zplayer)``; ``scratch`` is :func:`new_scratch`'s.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sokoban.solve._board import INF
+from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._jit import njit
+from sokoban.solve._search import bound, reach
+
+#: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
+#: keep this module working if it takes more).
+WORK_ROWS = 8
+
+
+def new_scratch(n: int, nboxes: int) -> tuple[np.ndarray, ...]:
+    """Work arrays for :func:`pushes` and :func:`pulls` on a board of ``n`` floor cells:
+    occ int32[n] (all -1), seen, walk, fifo, seen2, walk2, fifo2 int32[n], stack uint8[n],
+    work int64[WORK_ROWS, b + 1], marks int64[2] (walk generation counters)."""
+    return (
+        np.full(n, -1, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.uint8),
+        np.zeros((WORK_ROWS, nboxes + 1), np.int64),
+        np.zeros(2, np.int64),
+    )
+
+
+def new_children(nboxes: int) -> tuple[np.ndarray, ...]:
+    """Room for the children of one state (at most ``4 * b``): boxes int16[m, b], player
+    int32[m], key uint64[m], bound int32[m]."""
+    m = 4 * max(nboxes, 1)
+    return (
+        np.zeros((m, nboxes), np.int16),
+        np.zeros(m, np.int32),
+        np.zeros(m, np.uint64),
+        np.zeros(m, np.int32),
+    )
+
+
+@njit
+def state_key(boxes, player, zbox, zplayer):
+    """The Zobrist key of a state: ``boxes`` int16[b], ``player`` a floor index."""
+    key = zplayer[player]
+    for i in range(boxes.shape[0]):
+        key ^= zbox[boxes[i]]
+    return key
+
+
+@njit
+def is_solved(boxes, goal):
+    """Whether every box of ``boxes`` (int16[b]) stands on a goal (``goal`` uint8[n])."""
+    for i in range(boxes.shape[0]):
+        if not goal[boxes[i]]:
+            return False
+    return True
+
+
+@njit
+def moved(boxes, old, new, out):
+    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
+    ``new``, kept sorted."""
+    nb = boxes.shape[0]
+    j = 0
+    for i in range(nb):
+        x = boxes[i]
+        if x != old:
+            out[j] = x
+            j += 1
+    j = nb - 1
+    while j > 0 and out[j - 1] > new:
+        out[j] = out[j - 1]
+        j -= 1
+    out[j] = new
+
+
+@njit
+def pushes(boxes, player, key, board, scratch, kind, children):
+    """The children of state (``boxes``, ``player``) with key ``key`` after one push each,
+    pruned by dead squares, freeze deadlocks and (``kind``, a bound of
+    :data:`sokoban.solve._search.BOUNDS`) bipartite deadlocks. Returns their number, written
+    to ``children`` (see :func:`new_children`) with their keys and lower bounds."""
+    nbr, goal, dead, dist, zbox, zplayer = board
+    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch
+    c_boxes, c_player, c_key, c_h = children
+    nb = boxes.shape[0]
+    for k in range(nb):
+        occ[boxes[k]] = k
+    marks[0] += 1
+    mark = np.int32(marks[0])
+    reach(player, occ, nbr, seen, mark, fifo, walk)
+    base = key ^ zplayer[player]
+    count = 0
+    for k in range(nb):
+        b = boxes[k]
+        for d in range(4):
+            t = nbr[b, d]
+            if t < 0 or occ[t] >= 0 or dead[t]:
+                continue
+            p = nbr[b, (d + 2) % 4]
+            if p < 0 or seen[p] != mark:
+                continue
+            occ[b] = -1
+            occ[t] = k
+            if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                occ[t] = -1
+                occ[b] = k
+                continue
+            marks[1] += 1
+            canon = reach(b, occ, nbr, seen2, np.int32(marks[1]), fifo2, walk2)
+            occ[t] = -1
+            occ[b] = k
+            moved(boxes, b, t, c_boxes[count])
+            h = bound(kind, c_boxes[count], dist, work)
+            if h >= INF:
+                continue
+            c_player[count] = canon
+            c_key[count] = base ^ zbox[b] ^ zbox[t] ^ zplayer[canon]
+            c_h[count] = h
+            count += 1
+    for k in range(nb):
+        occ[boxes[k]] = -1
+    return count
+
+
+@njit
+def pulls(boxes, player, key, board, scratch, children):
+    """The parents of state (``boxes``, ``player``) by one push: each child here is a state
+    from which one push leads to the given one (a pull: the player steps back from a box
+    and drags it along). No pruning is needed: every state met backwards from a solved
+    position can reach it. Returns their number, written to ``children`` (bounds 0)."""
+    nbr, goal, dead, dist, zbox, zplayer = board
+    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch
+    c_boxes, c_player, c_key, c_h = children
+    nb = boxes.shape[0]
+    for k in range(nb):
+        occ[boxes[k]] = k
+    marks[0] += 1
+    mark = np.int32(marks[0])
+    reach(player, occ, nbr, seen, mark, fifo, walk)
+    base = key ^ zplayer[player]
+    count = 0
+    for k in range(nb):
+        b = boxes[k]
+        for d in range(4):
+            p = nbr[b, d]  # the player stands here, next to the box ...
+            if p < 0 or seen[p] != mark:
+                continue
+            q = nbr[p, d]  # ... and steps back here, the box following onto p
+            if q < 0 or occ[q] >= 0:
+                continue
+            occ[b] = -1
+            occ[p] = k
+            marks[1] += 1
+            canon = reach(q, occ, nbr, seen2, np.int32(marks[1]), fifo2, walk2)
+            occ[p] = -1
+            occ[b] = k
+            moved(boxes, b, p, c_boxes[count])
+            c_player[count] = canon
+            c_key[count] = base ^ zbox[b] ^ zbox[p] ^ zplayer[canon]
+            c_h[count] = 0
+            count += 1
+    for k in range(nb):
+        occ[boxes[k]] = -1
+    return count
+
+
+@njit
+def unlink(table, node, nd_hash):
+    """Remove ``node`` from the engine's transposition table (int32[t], linear probing;
+    see :mod:`sokoban.solve._table`) by backward shifting, so that later probes stay
+    correct without tombstones. ``nd_hash``: uint64[cap]. Returns whether it was there."""
+    mask = table.shape[0] - 1
+    i = np.int64(nd_hash[node] & np.uint64(mask))
+    while table[i] != node:
+        if table[i] < 0:
+            return False
+        i = (i + 1) & mask
+    j = i
+    while True:
+        j = (j + 1) & mask
+        other = table[j]
+        if other < 0:
+            break
+        home = np.int64(nd_hash[other] & np.uint64(mask))
+        # Move ``other`` into the hole unless its home lies cyclically in (i, j].
+        if (j > i and (home <= i or home > j)) or (j < i and (home <= i and home > j)):
+            table[i] = other
+            i = j
+    table[i] = -1
+    return True
