@@ -16,7 +16,7 @@ Sections:
 - ``gym``: gym-sokoban's ``generate_room`` (10 x 10, 4 boxes, the environment's defaults),
   run by ``--gym-python`` (a scratch venv with gym-sokoban installed; it is not a project
   dependency); its rooms are then solved by our solver to see which are solvable and how
-  hard they are.
+  hard they are. A try over ``--gym-cap`` seconds is stopped and counted as failed.
 
 The machine is shared: figures are noisy, compare the ratios measured side by side. CPU
 seconds are printed beside wall seconds for that reason.
@@ -206,19 +206,26 @@ def calibrate(count: int) -> None:
 
 # Run by the scratch venv's python: time gym-sokoban's generate_room, one JSON line per try.
 _GYM_SCRIPT = r"""
-import json, random, sys, time
+import json, random, signal, sys, time
 import numpy as np
 from gym_sokoban.envs.room_utils import generate_room
-count, seed = int(sys.argv[1]), int(sys.argv[2])
+count, seed, cap = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 random.seed(seed); np.random.seed(seed)
+
+def alarm(signum, frame):
+    raise TimeoutError(f"over {cap} s")
+
+signal.signal(signal.SIGALRM, alarm)
 for i in range(count):
     start = time.perf_counter(); cpu = time.process_time()
+    signal.alarm(cap)
     try:
         fixed, state, _ = generate_room(dim=(10, 10), num_steps=int(1.7 * 20), num_boxes=4)
         error = ""
-    except BaseException as e:  # RuntimeWarning (score 0), RecursionError, ...
+    except BaseException as e:  # RuntimeWarning (score 0), RecursionError, our timeout
         fixed = state = None
         error = type(e).__name__
+    signal.alarm(0)
     record = {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
               "error": error}
     if fixed is not None:
@@ -248,12 +255,12 @@ def _gym_level(fixed: list[list[int]], state: list[list[int]]):  # type: ignore[
     return Level.from_xsb("\n".join(rows))
 
 
-def gym(python: str, count: int, seed: int) -> None:
+def gym(python: str, count: int, seed: int, cap: int) -> None:
     from sokoban.generate import generate, measure
     from sokoban.solve import Limits, solve
 
     out = subprocess.run(
-        [python, "-c", _GYM_SCRIPT, str(count), str(seed)],
+        [python, "-c", _GYM_SCRIPT, str(count), str(seed), str(cap)],
         capture_output=True,
         text=True,
         check=False,
@@ -282,6 +289,7 @@ def gym(python: str, count: int, seed: int) -> None:
     seconds = [r["seconds"] for r in records]
     cpu = sum(r["cpu"] for r in records)
 
+    generate((10, 10), 4, count=2, seed=seed + 1)  # load the kernels before timing
     wall = time.perf_counter()
     cpu_ours = time.process_time()
     report = generate((10, 10), 4, count=count, seed=seed, workers=0)
@@ -344,6 +352,7 @@ def main() -> None:
     parser.add_argument("--boxoban", type=int, default=200, help="Boxoban hard levels")
     parser.add_argument("--gym-python", default="/tmp/gymvenv/bin/python")
     parser.add_argument("--gym-count", type=int, default=100)
+    parser.add_argument("--gym-cap", type=int, default=60, help="seconds per gym try")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     sections = set(args.sections.split(","))
@@ -357,7 +366,7 @@ def main() -> None:
         calibrate(args.boxoban)
     if "gym" in sections:
         if Path(args.gym_python).exists():
-            gym(args.gym_python, args.gym_count, args.seed)
+            gym(args.gym_python, args.gym_count, args.seed, args.gym_cap)
         else:
             console.print(f"[yellow]gym section skipped: no {args.gym_python}")
 
