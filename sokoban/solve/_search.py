@@ -42,7 +42,8 @@ TIE_WIDTH = 64
 
 def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
     """Empty node arrays: boxes int16[cap, b], player int32[cap], parent int32[cap],
-    cost g int32[cap], bound h int32[cap], hash uint64[cap], closed uint8[cap]."""
+    cost g int32[cap], bound h int32[cap], hash uint64[cap], closed uint8[cap], and the
+    cell the last push left its box on int32[cap] (-1 at the root)."""
     return (
         np.zeros((capacity, nboxes), dtype=np.int16),
         np.zeros(capacity, dtype=np.int32),
@@ -51,6 +52,7 @@ def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
         np.zeros(capacity, dtype=np.int32),
         np.zeros(capacity, dtype=np.uint64),
         np.zeros(capacity, dtype=np.uint8),
+        np.zeros(capacity, dtype=np.int32),
     )
 
 
@@ -112,7 +114,7 @@ def expand_loop(board, store, table, queue, counters, params):
     ``queue``: see :mod:`sokoban.solve._queue`; ``counters``: int64[8]; ``params``: int64[8].
     """
     nbr, goal, dead, dist, zbox, zplayer = board
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed = store
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
     kind = params[P_BOUND]
@@ -146,6 +148,7 @@ def expand_loop(board, store, table, queue, counters, params):
     fence = np.empty(nb, dtype=np.int32)
     chosen = np.empty(nb, dtype=np.int32)
     allowed = np.ones(nb, dtype=np.uint8)
+    order = np.empty(nb, dtype=np.int32)
     mark = 0
     mark2 = 0
     steps = 0
@@ -204,7 +207,18 @@ def expand_loop(board, store, table, queue, counters, params):
             # Children repair this matching instead of solving their own from scratch.
             rows[:] = nd_boxes[node]
             matching(rows, dist, parent_work)
+        # The box pushed last goes last, so its children come first out of the LIFO
+        # buckets: ties go to pushing the same box on (fewer box changes, deeper dives).
+        j = 0
         for k in range(nb):
+            if nd_boxes[node, k] != nd_last[node]:
+                order[j] = k
+                j += 1
+        for k in range(nb):
+            if nd_boxes[node, k] == nd_last[node]:
+                order[j] = k
+                j += 1
+        for k in order:
             if not allowed[k]:
                 continue
             b = nd_boxes[node, k]
@@ -250,6 +264,7 @@ def expand_loop(board, store, table, queue, counters, params):
                     if not nd_closed[found] and g2 < nd_g[found]:
                         nd_g[found] = g2
                         nd_parent[found] = node
+                        nd_last[found] = t
                         h = nd_h[found]
                         second = min(h, TIE_WIDTH - 1) if tiebreak else 0
                         _queue.push(queue, wg * g2 + wh * h, second, found, g2)
@@ -273,6 +288,7 @@ def expand_loop(board, store, table, queue, counters, params):
                 nd_h[new] = h
                 nd_hash[new] = key
                 nd_closed[new] = 0
+                nd_last[new] = t
                 table[-found - 1] = new
                 second = min(h, TIE_WIDTH - 1) if tiebreak else 0
                 _queue.push(queue, wg * g2 + wh * h, second, new, g2)
@@ -355,7 +371,8 @@ class Search:
         work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
         self.root_bound = h
-        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _ = self.store
+        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store
+        nd_last[0] = -1
         nd_boxes[0] = boxes
         nd_player[0] = player
         nd_parent[0] = -1
