@@ -35,7 +35,7 @@ def _find(table: np.ndarray, store: np.ndarray, row: np.ndarray) -> tuple[int, i
     """Look ``row`` up in the open-addressing ``table`` (``int32[cap]``, a power of two, of
     indices into ``store``, ``int32[m, k + 1]``). Returns (index or -1, slot)."""
     mask = np.int64(table.shape[0] - 1)
-    slot = np.int64(_hash(row) & np.uint64(mask))
+    slot: int = np.int64(_hash(row) & np.uint64(mask))  # type: ignore[assignment]
     width = row.shape[0]
     while True:
         i = table[slot]
@@ -48,7 +48,7 @@ def _find(table: np.ndarray, store: np.ndarray, row: np.ndarray) -> tuple[int, i
                 break
         if same:
             return i, slot
-        slot = (slot + 1) & mask
+        slot = (slot + 1) & mask  # type: ignore[assignment]
 
 
 @njit(cache=True)
@@ -230,9 +230,9 @@ def pull_bfs(nbr: np.ndarray, starts: np.ndarray, max_states: int):  # type: ign
 
 
 @njit(cache=True)
-def pull_walk(
+def pull_walk(  # type: ignore[no-untyped-def]
     nbr: np.ndarray, xy: np.ndarray, start: np.ndarray, goals: np.ndarray, uniforms: np.ndarray
-):  # type: ignore[no-untyped-def]
+):
     """A random walk of pulls from one solved state; returns the best state met.
 
     ``xy``: ``int32[n, 2]`` column and row of each cell. ``start``: ``int32[k + 1]``, the
@@ -311,7 +311,7 @@ def pull_walk(
         score = np.int64(changes) * distance
         if score > best_score:
             best_score = score
-            best_pulls = pulls
+            best_pulls = np.int32(pulls)
             best[:k] = np.sort(boxes)
             best[k] = player
     return best, best_score, best_pulls

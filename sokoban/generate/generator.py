@@ -366,7 +366,7 @@ def generate(
     if max_attempts is None:
         max_attempts = (200 if difficulty else 50) * count + (200 if difficulty else 50)
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy) % (1 << 63)  # type: ignore[operator]
+        seed = int(np.random.SeedSequence().entropy) % (1 << 63)  # type: ignore[arg-type]
     root = np.random.SeedSequence(seed)
     started = time.perf_counter()
 

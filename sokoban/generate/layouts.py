@@ -79,7 +79,7 @@ def largest_region(floor: np.ndarray) -> np.ndarray:
     if labels.max() < 0:
         return np.zeros_like(floor)
     counts = np.bincount(labels[labels >= 0])
-    return labels == int(np.argmax(counts))
+    return np.asarray(labels == int(np.argmax(counts)), dtype=bool)
 
 
 def dead_ends(floor: np.ndarray) -> np.ndarray:
@@ -88,7 +88,7 @@ def dead_ends(floor: np.ndarray) -> np.ndarray:
     open_sides = (
         padded[:-2, 1:-1].astype(np.int8) + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]
     )
-    return floor & (open_sides <= 1)
+    return np.asarray(floor & (open_sides <= 1), dtype=bool)
 
 
 def open_areas(floor: np.ndarray, rows: int = 3, cols: int = 4) -> bool:

@@ -74,10 +74,10 @@ class Board:
             raise LayoutError("a box or goal is not on the layout's floor")
         return np.sort(out).astype(np.int32)
 
-    def region(self, occupied: Sequence[int], start: int) -> np.ndarray:
+    def region(self, occupied: Sequence[int] | np.ndarray, start: int) -> np.ndarray:
         """Compact cells the player reaches from compact ``start`` around ``occupied``."""
         blocked = np.zeros(self.size, dtype=bool)
-        blocked[list(occupied)] = True
+        blocked[np.asarray(occupied, dtype=np.int64)] = True
         seen = np.zeros(self.size, dtype=bool)
         seen[start] = True
         todo = [start]
@@ -139,7 +139,7 @@ class PullSearch:
     def boxes_on_goals(self) -> np.ndarray:
         """How many boxes of each state stand on goals (``int64[m]``)."""
         k = len(self.goals)
-        return np.isin(self.states[:, :k], self.goals).sum(axis=1)
+        return np.asarray(np.isin(self.states[:, :k], self.goals).sum(axis=1), dtype=np.int64)
 
     def farthest(
         self,
