@@ -324,3 +324,10 @@ def test_big_rooms_use_the_reverse_walk_without_recursion() -> None:
     assert report.complete
     assert all(g.placement == "walk" for g in report.levels)
     assert all(verify(g.level, g.solution).is_solved for g in report.levels)
+
+
+def test_time_budget_stops_a_run() -> None:
+    report = generate((10, 10), 4, count=10_000, seed=1, budget=0.5)
+    assert report.out_of_time and not report.complete
+    assert 0 < len(report.levels) < 10_000
+    assert "stopped at the time budget" in report.summary()

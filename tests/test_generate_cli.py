@@ -97,3 +97,9 @@ def test_impossible_target_reports_after_bounded_attempts() -> None:
     assert result.exit_code == 1
     assert "only 0 of 10 levels after 15 attempts" in result.stderr
     assert "room cannot reach the band" in result.stderr
+
+
+def test_budget_option_reports_the_time_budget() -> None:
+    result = CliRunner().invoke(main, ["generate", "-n", "100000", "--budget", "0.3", "-w", "0"])
+    assert result.exit_code == 1
+    assert "(the time budget ran out)" in result.stderr

@@ -107,6 +107,9 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
 @click.option("--scheduler", help="A Dask scheduler address (tcp://host:port) to run on.")
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Give up after this many.")
 @click.option(
+    "--budget", type=click.FloatRange(min=0), default=None, help="Give up after this many seconds."
+)
+@click.option(
     "--node-limit",
     type=click.IntRange(min=1),
     default=2_000_000,
@@ -145,6 +148,7 @@ def generate(
     workers: int | None,
     scheduler: str | None,
     max_attempts: int | None,
+    budget: float | None,
     node_limit: int,
     time_limit: float,
     output: Path | None,
@@ -209,6 +213,7 @@ def generate(
             workers=workers,
             scheduler=scheduler,
             max_attempts=max_attempts,
+            budget=budget,
             nodes=node_limit,
             seconds=time_limit or None,
             on_level=on_level,
@@ -232,7 +237,11 @@ def generate(
     if not report.complete:
         raise SokobanError(
             f"only {len(report.levels)} of {count} levels after {report.attempts} attempts "
-            "(try --max-attempts, a bigger board or another difficulty)"
+            + (
+                "(the time budget ran out)"
+                if report.out_of_time
+                else "(try --max-attempts, a bigger board or another difficulty)"
+            )
         )
 
 

@@ -82,6 +82,8 @@ class GenerateReport:
     rejected: dict[str, int]
     seed: int
     seconds: float
+    #: The run stopped at its time budget.
+    out_of_time: bool = False
 
     @property
     def complete(self) -> bool:
@@ -94,6 +96,8 @@ class GenerateReport:
             f"{len(self.levels)} of {self.requested} levels in {self.attempts} attempts, "
             f"{self.seconds:.1f} s (seed {self.seed})"
         )
+        if self.out_of_time:
+            text += "; stopped at the time budget"
         return text + (f"; rejected: {reasons}" if reasons else "")
 
 
@@ -315,6 +319,7 @@ def generate(
     nodes: int | None = SOLVER_NODES,
     seconds: float | None = SOLVER_TIME,
     method: str = "astar",
+    budget: float | None = None,
     on_level: Callable[[GeneratedLevel], None] | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
     solver: Callable[..., Any] | None = None,
@@ -333,6 +338,8 @@ def generate(
     :param max_attempts: give up after this many attempts (default ``50 * count + 50``,
         ``200 * count + 200`` with a difficulty target); the report says what went wrong.
     :param nodes: node limit of the verifying solver; ``seconds`` its time limit.
+    :param budget: stop after this many seconds in all (the report says so); attempts
+        already running finish first.
     :param on_level: called with each kept level, in order (for progress bars).
     :param solver: a stand-in for :func:`sokoban.solve.solve` called as
         ``solver(level, method, nodes, seconds)``, for tests.
@@ -379,6 +386,7 @@ def generate(
     seen = Deduplicator()
     waiting: dict[int, Attempt] = {}
     next_index = 0
+    out_of_time = False
     from sokoban.batch import run
 
     # In this process a task runs when submitted: submit one at a time, so none is wasted.
@@ -417,6 +425,9 @@ def generate(
                         on_level(item)
             if len(kept) >= count:
                 break
+            if budget is not None and time.perf_counter() - started > budget:
+                out_of_time = True
+                break
     finally:
         results.close()  # type: ignore[attr-defined]
     return GenerateReport(
@@ -426,4 +437,5 @@ def generate(
         rejected=dict(rejected),
         seed=seed,
         seconds=time.perf_counter() - started,
+        out_of_time=out_of_time,
     )
