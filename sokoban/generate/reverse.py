@@ -6,7 +6,7 @@ so no generated level is ever unsolvable.
 
 - :func:`pull_search` is an exhaustive breadth-first search of pulls: it knows the
   fewest pushes that solve each state it reached, and :meth:`PullSearch.farthest` picks
-  a hardest one (by pushes, then box changes). It suits rooms up to about 10 x 10 with a
+  a hardest one (by pushes or box changes). It suits rooms up to about 10 x 10 with a
   handful of boxes; ``max_states`` bounds it.
 - :func:`reverse_walk` makes random pulls from the solved position and keeps the best
   state met, for rooms too big to search exhaustively.
@@ -149,9 +149,9 @@ class PullSearch:
     ) -> int | None:
         """The index of a hardest state, or ``None`` if no state needs a push.
 
-        Ranked by ``metric`` (``"pushes"``: depth then box changes; ``"changes"``: box
-        changes then depth), then by fewest boxes already on goals; ties are broken by
-        ``rng``. ``depths=(lo, hi)`` restricts the choice to states solved in ``lo..hi``
+        Ranked by ``metric`` (``"pushes"``: depth; ``"changes"``: box changes), then by
+        fewest boxes already on goals (a box that starts on its goal is a weaker puzzle),
+        then by the other of depth and box changes; ties are broken by ``rng``. ``depths=(lo, hi)`` restricts the choice to states solved in ``lo..hi``
         pushes.
         """
         if metric not in ("pushes", "changes"):
@@ -166,7 +166,7 @@ class PullSearch:
         changes = self.changes[candidates].astype(np.int64)
         on_goal = self.boxes_on_goals()[candidates]
         first, second = (depth, changes) if metric == "pushes" else (changes, depth)
-        rank = (first * 1024 + second) * 16 - np.minimum(on_goal, 15)
+        rank = (first * 16 + 15 - np.minimum(on_goal, 15)) * 1024 + np.minimum(second, 1023)
         best = candidates[rank == rank.max()]
         return int(best[rng.integers(len(best))])
 
