@@ -151,8 +151,8 @@ class PullSearch:
 
         Ranked by ``metric`` (``"pushes"``: depth; ``"changes"``: box changes), then by
         fewest boxes already on goals (a box that starts on its goal is a weaker puzzle),
-        then by the other of depth and box changes; ties are broken by ``rng``. ``depths=(lo, hi)`` restricts the choice to states solved in ``lo..hi``
-        pushes.
+        then by the other of depth and box changes; ties are broken by ``rng``.
+        ``depths=(lo, hi)`` restricts the choice to states solved in ``lo..hi`` pushes.
         """
         if metric not in ("pushes", "changes"):
             raise ValueError(f"unknown pull-search metric {metric!r}; use 'pushes' or 'changes'")
