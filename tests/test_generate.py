@@ -13,6 +13,8 @@ from collections import deque
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sokoban import Level, Solution, verify
 from sokoban.generate import GenerateError, attempt, generate, layouts, pull_search, reverse_walk
@@ -331,3 +333,61 @@ def test_time_budget_stops_a_run() -> None:
     assert report.out_of_time and not report.complete
     assert 0 < len(report.levels) < 10_000
     assert "stopped at the time budget" in report.summary()
+
+
+def naive_pulls(floor: np.ndarray, goals: list[int]) -> dict[tuple[frozenset[int], int], int]:
+    """Every state pulls reach from the solved position, with its BFS depth (grid cells;
+    the player as the smallest cell of its region)."""
+    width = floor.shape[1]
+    free = set(np.flatnonzero(floor.ravel()).tolist())
+
+    def region(boxes: frozenset[int], start: int) -> set[int]:
+        seen = {start}
+        todo = [start]
+        while todo:
+            c = todo.pop()
+            for n in (c - 1, c + 1, c - width, c + width):
+                if n in free and n not in boxes and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    solved = frozenset(goals)
+    depth: dict[tuple[frozenset[int], int], int] = {}
+    todo: deque[tuple[frozenset[int], int]] = deque()
+    for cell in sorted(free - solved):
+        state = (solved, min(region(solved, cell)))
+        if state not in depth:
+            depth[state] = 0
+            todo.append(state)
+    while todo:
+        boxes, player = todo.popleft()
+        for p in region(boxes, player):
+            for step in (-1, 1, -width, width):
+                box, behind = p + step, p - step
+                if box in boxes and behind in free and behind not in boxes:
+                    moved = (boxes - {box}) | {p}
+                    state = (moved, min(region(moved, behind)))
+                    if state not in depth:
+                        depth[state] = depth[(boxes, player)] + 1
+                        todo.append(state)
+    return depth
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3))
+def test_pull_search_kernel_matches_the_plain_search(seed: int, k: int) -> None:
+    rng = np.random.default_rng(seed)
+    floor = layouts.obstacles(7, 6, rng, density=0.2)
+    cells = np.flatnonzero(floor.ravel())
+    goals = sorted(int(c) for c in rng.choice(cells, k, replace=False))
+    search = pull_search(floor, goals)
+    found = {
+        (
+            frozenset(int(search.board.cells[b]) for b in row[:k]),
+            int(search.board.cells[row[k]]),
+        ): int(d)
+        for row, d in zip(search.states, search.depth, strict=True)
+    }
+    assert search.complete
+    assert found == naive_pulls(floor, goals)
