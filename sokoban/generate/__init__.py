@@ -18,6 +18,7 @@ from sokoban.generate.generator import (
     GeneratedLevel,
     GenerateError,
     GenerateReport,
+    Spec,
     attempt,
     generate,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "GeneratedLevel",
     "LayoutError",
     "PullSearch",
+    "Spec",
     "attempt",
     "canonical",
     "generate",
