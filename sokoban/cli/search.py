@@ -297,8 +297,9 @@ def curve(
     if target is not None and str(target) == "-":
         return
     table = Table(
+        caption="budget and peak in nodes; forgot: leaves forgotten; regen: children regenerated",
         title=f"SMA* on {title}: optimum {optimum if optimum is not None else '?'} pushes "
-        f"(astar), {time_limit:g} s per budget"
+        f"(astar), {time_limit:g} s per budget",
     )
     for column in (
         "budget",
@@ -306,10 +307,10 @@ def curve(
         "pushes",
         "optimal",
         "expanded",
-        "forgotten",
-        "regenerated",
-        "peak nodes",
-        "seconds",
+        "forgot",
+        "regen",
+        "peak",
+        "s",
     ):
         table.add_column(column, justify="left" if column == "status" else "right")
     for r in rows:

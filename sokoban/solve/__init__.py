@@ -175,5 +175,5 @@ def solve(
 
 
 # Built-in methods register themselves on import.
-from sokoban.solve import _methods  # noqa: E402, F401
+from sokoban.solve import _methods  # noqa: E402, F401, I001
 from sokoban.solve import _family  # noqa: E402, F401

@@ -203,8 +203,14 @@ def bfs_moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
             f"memory limit of {memory / 2**20:,.0f} MiB; use a push-level method, a larger "
             "limit, or force=True",
         )
-    capacity = int(min(max(1 << 10, estimate), 1 << 16))
+    capacity = 1 << 10  # a power of two, as the table's probing needs
+    while capacity < min(estimate, 1 << 16):
+        capacity *= 2
+    while capacity > 16 and engine.nbytes + capacity * _bfs_moves.bytes_per_state(nb) > memory:
+        capacity //= 2
     nodes = _bfs_moves.new_nodes(capacity, nb)
+    if engine.nbytes + sum(a.nbytes for a in nodes) > memory:
+        return _stopped("bfs-moves", "memory", SearchStats())
     key = engine.state_key(engine.boxes, board.player)
     nodes[0][0] = engine.boxes
     nodes[1][0] = board.player
@@ -394,14 +400,18 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
         return SolveResult(
             Status.UNSOLVABLE, None, "ida", False, SearchStats(), "no solution exists"
         )
-    tt = _ida.new_table(1 << 12, nb)
+    stack = _ida.new_stack(h0, nb)
+    fixed = engine.nbytes + sum(a.nbytes for a in stack)
+    capacity = 1 << 12  # the table starts smaller when memory is short
+    while capacity > 16 and fixed + capacity * (2 * nb + 28) > memory:
+        capacity //= 2
+    tt = _ida.new_table(capacity, nb)
     slot = _table.find(tt[0], engine.key, engine.boxes, engine.player, tt[1], tt[2], tt[3])
     tt[0][-slot - 1] = 0
     tt[1][0], tt[2][0], tt[3][0] = engine.key, engine.boxes, engine.player
     state = np.zeros(9, np.int64)
     state[_ida.STORED] = 1
     state[_ida.INSERT] = 1
-    stack = _ida.new_stack(h0, nb)
 
     def size() -> int:
         return engine.nbytes + sum(a.nbytes for a in (*tt, *stack))

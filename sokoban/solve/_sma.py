@@ -19,11 +19,13 @@ back on OPEN; expanding it again regenerates the forgotten children only.
 
 With the budget ``M`` nodes a path holds at most ``M`` states, so a child at depth
 ``M - 1`` that is not solved gets ``f = inf`` (and the search remembers that it cut one):
-it could never have children. A goal is returned when it comes first on OPEN, so its
-pushes are the fewest of any solution that fits; since every push adds one to the depth,
-any solution shorter than the budget fits, and one the budget cuts would need at least
-``M`` pushes. When OPEN empties (the root's ``f`` is ``inf``) there is no solution: a
-proof when nothing was cut, else "none within ``M - 1`` pushes".
+it could never have children. So does a child with ``f >= M``: each of its solutions
+takes at least ``f`` pushes, a path of more than ``M`` states. A goal is returned when
+it comes first on OPEN, so its pushes are the fewest of any solution that fits; since
+every push adds one to the depth, any solution shorter than the budget fits, and one
+the budget cuts would need at least ``M`` pushes. When OPEN empties (the root's ``f`` is
+``inf``) there is no solution: a proof when nothing was cut, else "none within ``M - 1``
+pushes".
 
 A child reached more cheaply than the copy of its state in memory takes that copy's
 place: the copy's subtree, whose costs are now wrong, is dropped and the copy moves under
@@ -352,8 +354,9 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
         g = n_g[n] + 1
         for i in range(count):
             f = max(g + c_h[i], floor)
-            if g >= cap - 1 and not is_solved(c_boxes[i], goal):
-                state[ST_CUT] = 1  # no room for its children: f = inf
+            if f >= cap or (g >= cap - 1 and not is_solved(c_boxes[i], goal)):
+                # Its solutions need at least f pushes, a path of f + 1 nodes: none fits.
+                state[ST_CUT] = 1
                 continue
             found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
             if found >= 0:
