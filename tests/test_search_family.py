@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from sokoban import Level, verify
 from sokoban.cli import main
 from sokoban.errors import SokobanError
-from sokoban.solve import METHODS, Limits, SolveResult, Status, _table, solve
+from sokoban.solve import METHODS, Limits, SolveResult, Status, _family, _table, solve
 from sokoban.solve._family import MemoryBoundedStats, sma_bytes
 from sokoban.solve._successors import unlink
 
@@ -236,6 +236,19 @@ def test_sma_bytes_are_what_its_arrays_take() -> None:
     # The budget's arrays plus a fixed part (the board, scratch): no hidden growth.
     arrays = sma_bytes(1000, len(start.boxes))
     assert arrays < stats.peak_bytes < arrays + 64 * 1024
+
+
+def test_sma_arrays_grow_without_changing_the_search(microban, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    start = microban[5]
+    whole = solve(start, "sma", budget=5000)
+    monkeypatch.setattr(_family, "SMA_START_NODES", 16)
+    grown = solve(start, "sma", budget=5000)
+    assert grown.solution is not None and whole.solution is not None
+    assert grown.solution.pushes == whole.solution.pushes
+    assert grown.stats.expanded == whole.stats.expanded
+    assert grown.stats.peak_bytes < whole.stats.peak_bytes <= whole.stats.budget_bytes
+    assert isinstance(grown.stats, MemoryBoundedStats)
+    assert grown.stats.peak_nodes > 16
 
 
 # --- limits and options ---------------------------------------------------------------------

@@ -46,6 +46,8 @@ _LIMIT_STATUS = {
 }
 #: SMA*'s node budget when neither a budget nor a memory limit is given.
 DEFAULT_SMA_NODES = 1 << 21
+#: SMA*'s arrays at the start, in nodes; they double up to the budget as needed.
+SMA_START_NODES = 1 << 12
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +55,8 @@ class MemoryBoundedStats(SearchStats):
     """:class:`~sokoban.solve.SearchStats` of SMA*, with what staying in budget cost:
     leaves forgotten, children regenerated, nodes dropped with a subtree a cheaper path
     replaced, the most nodes held at once, and the budget in nodes and bytes
-    (``peak_bytes`` is what the budget's arrays take, never more than ``budget_bytes``)."""
+    (``peak_bytes`` is the most the arrays took: they start small and double up to what the
+    budget needs, never more than ``budget_bytes``)."""
 
     forgotten: int = 0
     regenerated: int = 0
@@ -500,6 +503,20 @@ def _sma_arrays(capacity: int, nb: int) -> tuple[tuple[np.ndarray, ...], ...]:
     )
 
 
+def _sma_grown(
+    nodes: tuple[np.ndarray, ...], heaps: tuple[np.ndarray, ...], size: int, used: int
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, tuple[np.ndarray, ...], np.ndarray]:
+    """SMA*'s arrays enlarged to ``size`` nodes, the table rebuilt over the nodes held."""
+    bigger, (table,), fresh, (todo,) = _sma_arrays(size, nodes[0].shape[1])
+    old = nodes[0].shape[0]
+    for new, array in zip(bigger, nodes, strict=True):
+        new[:old] = array
+    for new, array in zip(fresh, heaps, strict=True):
+        new[:old] = array
+    _sma.rebuild(table, bigger[2], bigger[3], used)
+    return bigger, table, fresh, todo
+
+
 def sma_bytes(capacity: int, nboxes: int, fixed: int = 0) -> int:
     """Bytes SMA*'s arrays take for a budget of ``capacity`` nodes, plus ``fixed``."""
     table_size = 1
@@ -564,7 +581,9 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
         return SolveResult(
             Status.UNSOLVABLE, None, "sma", False, SearchStats(), "no solution exists"
         )
-    nodes, (table,), heaps, (todo,) = _sma_arrays(capacity, nb)
+    # The arrays start small and double up to the budget as the tree grows.
+    size = min(capacity, SMA_START_NODES)
+    nodes, (table,), heaps, (todo,) = _sma_arrays(size, nb)
     nodes[0][0] = engine.boxes
     nodes[1][0] = engine.player
     nodes[2][0] = engine.key
@@ -575,7 +594,8 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
     nodes[9][0] = -1
     slot = _table.find(table, engine.key, engine.boxes, engine.player, nodes[2], nodes[0], nodes[1])
     table[-slot - 1] = 0
-    state = np.zeros(15, np.int64)
+    state = np.zeros(16, np.int64)
+    state[_sma.ST_BUDGET] = capacity
     state[_sma.ST_USED] = 1
     state[_sma.ST_LIVE] = 1
     state[_sma.ST_PEAK] = 1
@@ -595,7 +615,11 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
             engine.kernel, engine.scratch, engine.children, nodes, table, heaps, state, todo, kind
         )
         pacer.done(code == _sma.BUDGET)
-        if code != _sma.BUDGET:
+        if code == _sma.FULL:
+            size = min(2 * size, capacity)
+            nodes, table, heaps, todo = _sma_grown(nodes, heaps, size, int(state[_sma.ST_USED]))
+            held = max(held, fixed + sum(a.nbytes for a in (*nodes, table, *heaps, todo)))
+        elif code != _sma.BUDGET:
             break
     stats = MemoryBoundedStats(
         expanded=int(state[_sma.ST_EXPANDED]),

@@ -42,7 +42,7 @@ from sokoban.solve._jit import njit
 from sokoban.solve._successors import is_solved, pushes, unlink
 
 # Kernel results.
-SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
+SOLVED, EXHAUSTED, BUDGET, FULL = 1, 2, 3, 4
 # State (int64 array).
 (
     ST_OPEN,  # nodes on OPEN
@@ -60,7 +60,8 @@ SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
     ST_GOAL,
     ST_STEPS,  # expansions allowed in this call
     ST_PROTECTED,  # the node being expanded, -1 between expansions
-) = range(15)
+    ST_BUDGET,  # the budget in nodes; the arrays may be smaller and grow up to it
+) = range(16)
 #: Heaps: OPEN (least key, deepest first) and LEAVES (highest f, shallowest first).
 OPEN, LEAVES = 0, 1
 
@@ -221,6 +222,7 @@ def _free(x, table, heaps, state, nodes):
     _heap_drop(OPEN, heaps, state, x, nodes)
     _heap_drop(LEAVES, heaps, state, x, nodes)
     unlink(table, x, nodes[2])
+    nodes[3][x] = -2  # free: see :func:`rebuild`
     heaps[4][state[ST_FREE]] = x
     state[ST_FREE] += 1
     state[ST_LIVE] -= 1
@@ -315,9 +317,10 @@ def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
 
 @njit
 def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
-    """Run SMA* for up to ``state[ST_STEPS]`` expansions; the budget is the node store's
-    capacity. Returns :data:`SOLVED` (goal node ``state[ST_GOAL]``), :data:`EXHAUSTED`
-    (OPEN is empty) or :data:`BUDGET`.
+    """Run SMA* for up to ``state[ST_STEPS]`` expansions within ``state[ST_BUDGET]`` nodes.
+    Returns :data:`SOLVED` (goal node ``state[ST_GOAL]``), :data:`EXHAUSTED` (OPEN is
+    empty), :data:`BUDGET`, or :data:`FULL` (the arrays, still smaller than the budget,
+    need room for one more expansion: the driver grows them and calls again).
 
     ``board``: the engine's kernel tuple; ``scratch``, ``children``: see
     :mod:`sokoban.solve._successors`; ``nodes``: :func:`new_nodes`; ``table``: int32[t], the
@@ -326,6 +329,8 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
     """
     goal = board[1]
     cap = nodes[0].shape[0]
+    budget = state[ST_BUDGET]
+    room = children[1].shape[0]
     n_boxes, n_player, n_hash, n_parent, n_g, n_h, n_f, n_forg = nodes[:8]
     c_boxes, c_player, c_key, c_h = children
     open_heap = heaps[0]
@@ -340,6 +345,8 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
             return SOLVED
         if steps >= state[ST_STEPS]:
             return BUDGET
+        if cap < budget and state[ST_LIVE] + room > cap:
+            return FULL
         steps += 1
         state[ST_EXPANDED] += 1
         regenerating = nodes[12][n] != 0
@@ -354,7 +361,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
         g = n_g[n] + 1
         for i in range(count):
             f = max(g + c_h[i], floor)
-            if f >= cap or (g >= cap - 1 and not is_solved(c_boxes[i], goal)):
+            if f >= budget or (g >= budget - 1 and not is_solved(c_boxes[i], goal)):
                 # Its solutions need at least f pushes, a path of f + 1 nodes: none fits.
                 state[ST_CUT] = 1
                 continue
@@ -377,7 +384,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
                 continue
             slot = -found - 1
             dropped = False
-            while state[ST_LIVE] >= cap:
+            while state[ST_LIVE] >= budget:
                 if state[ST_LEAVES] == 0:
                     dropped = True
                     break
@@ -416,3 +423,18 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
         _sync(n, heaps, state, nodes)
         if n_parent[n] >= 0:
             _backup(n_parent[n], heaps, state, nodes)
+
+
+@njit
+def rebuild(table, nd_hash, nd_parent, used):
+    """Empty ``table`` (int32[t], a power of two) and insert the nodes in memory among
+    slots ``0..used-1`` (free slots have parent -2) by their hashes."""
+    table[:] = -1
+    mask = table.shape[0] - 1
+    for node in range(used):
+        if nd_parent[node] == -2:
+            continue
+        i = np.int64(nd_hash[node] & np.uint64(mask))
+        while table[i] >= 0:
+            i = (i + 1) & mask
+        table[i] = node
