@@ -398,3 +398,17 @@ def test_curve_rejects_bad_budgets(tiny) -> None:  # type: ignore[no-untyped-def
     result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "-b", "100,lots"])
     assert result.exit_code == 2
     assert "'lots' is not a whole number" in result.output
+
+
+@pytest.mark.parametrize("method", FAMILY)
+def test_progress_is_reported_between_kernel_calls(method: str, microban) -> None:  # type: ignore[no-untyped-def]
+    seen: list[tuple[int, int, float]] = []
+
+    def progress(search, seconds: float) -> None:  # type: ignore[no-untyped-def]
+        seen.append((int(search.counters[0]), search.nbytes, seconds))
+
+    options = {"force": True} if method == "bfs-moves" else {}
+    result = solve(microban[110], method, Limits(time=0.3), progress=progress, **options)
+    assert seen, result.message
+    assert [e for e, _, _ in seen] == sorted(e for e, _, _ in seen)
+    assert seen[-1][0] <= result.stats.expanded and seen[-1][1] <= result.stats.peak_bytes

@@ -66,12 +66,22 @@ class MemoryBoundedStats(SearchStats):
     budget_bytes: int = 0
 
 
+@dataclasses.dataclass
+class _Snapshot:
+    """What a ``progress`` callback sees between kernel calls, shaped like the engine's
+    search: ``counters[0]`` is the nodes expanded, ``nbytes`` the bytes held."""
+
+    counters: np.ndarray
+    nbytes: int
+
+
 class _Pacer:
     """Hands a kernel a number of expansions that takes about 50 ms (less near the time
-    limit) and says which limit, if any, has been reached."""
+    limit), says which limit, if any, has been reached, and reports progress."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, options: dict[str, Any]) -> None:
         self.limits = limits
+        self.progress = options.get("progress")
         self.start = time.perf_counter()
         self.budget = 64
         self._t0 = self.start
@@ -96,14 +106,16 @@ class _Pacer:
             steps = min(steps, self.limits.nodes - expanded)
         return max(steps, 1)
 
-    def done(self, used_all: bool) -> None:
-        """After a call: adapt the budget when the call used all of it."""
+    def done(self, used_all: bool, expanded: int = 0, nbytes: int = 0) -> None:
+        """After a call: adapt the budget when the call used all of it; report progress."""
         took = time.perf_counter() - self._t0
         target = 0.05
         if self.limits.time is not None:
             target = min(target, max(0.002, (self.limits.time - self.seconds) / 4))
         if used_all and took > 0:
             self.budget = int(min(max(16, self.budget * target / took), 4 * self.budget + 16))
+        if self.progress is not None:
+            self.progress(_Snapshot(np.array([expanded], np.int64), nbytes), self.seconds)
 
 
 def _options(options: dict[str, Any], allowed: set[str], method: str) -> None:
@@ -223,7 +235,7 @@ def bfs_moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
     nodes[5][-slot - 1] = 0
     state = np.zeros(6, np.int64)
     state[_bfs_moves.COUNT] = 1
-    pacer = _Pacer(limits)
+    pacer = _Pacer(limits, options)
     peak = engine.nbytes + sum(a.nbytes for a in nodes)
     code, limit = _bfs_moves.BUDGET, ""
     while True:
@@ -232,7 +244,7 @@ def bfs_moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
             break
         state[_bfs_moves.STEPS] = pacer.steps(int(state[_bfs_moves.EXPANDED]))
         code = _bfs_moves.run(engine.kernel, nodes, engine.scratch, state)
-        pacer.done(code == _bfs_moves.BUDGET)
+        pacer.done(code == _bfs_moves.BUDGET, int(state[_bfs_moves.EXPANDED]), peak)
         if code == _bfs_moves.FULL:
             grown = tuple(np.concatenate([a, np.zeros_like(a)]) for a in nodes[:5])
             size = engine.nbytes + sum(a.nbytes for a in grown) + 2 * nodes[5].nbytes
@@ -319,7 +331,7 @@ def bidirectional(level: Level, limits: Limits, **options: Any) -> SolveResult:
     def size() -> int:
         return engine.nbytes + sum(a.nbytes for side in sides for a in side)
 
-    pacer = _Pacer(limits)
+    pacer = _Pacer(limits, options)
     peak = size()
     code, limit = _bidirectional.BUDGET, ""
     while True:
@@ -330,7 +342,7 @@ def bidirectional(level: Level, limits: Limits, **options: Any) -> SolveResult:
         code = _bidirectional.run(
             engine.kernel, engine.scratch, engine.children, sides[0], sides[1], state, kind
         )
-        pacer.done(code == _bidirectional.BUDGET)
+        pacer.done(code == _bidirectional.BUDGET, int(state[_bidirectional.EXPANDED]), peak)
         if code == _bidirectional.FULL:
             which = int(state[_bidirectional.SIDE])
             side = sides[which]
@@ -419,7 +431,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
     def size() -> int:
         return engine.nbytes + sum(a.nbytes for a in (*tt, *stack))
 
-    pacer = _Pacer(limits)
+    pacer = _Pacer(limits, options)
     peak = size()
     threshold = h0
     code, limit = _ida.BUDGET, ""
@@ -445,7 +457,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
                 break
             state[_ida.STEPS] = pacer.steps(int(state[_ida.EXPANDED]))
             code = _ida.run(engine.kernel, engine.scratch, stack, tt, state, kind)
-            pacer.done(code == _ida.BUDGET)
+            pacer.done(code == _ida.BUDGET, int(state[_ida.EXPANDED]), peak)
             if code == _ida.FULL:
                 extra = sum(a.nbytes for a in tt)
                 if size() + extra > memory:
@@ -604,7 +616,7 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
     heaps[1][0] = 0
     state[_sma.ST_OPEN] = 1
     held = fixed + sum(a.nbytes for a in (*nodes, table, *heaps, todo))
-    pacer = _Pacer(limits)
+    pacer = _Pacer(limits, options)
     code, limit = _sma.BUDGET, ""
     while True:
         limit = pacer.reached(int(state[_sma.ST_EXPANDED]))
@@ -614,7 +626,7 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
         code = _sma.run(
             engine.kernel, engine.scratch, engine.children, nodes, table, heaps, state, todo, kind
         )
-        pacer.done(code == _sma.BUDGET)
+        pacer.done(code == _sma.BUDGET, int(state[_sma.ST_EXPANDED]), held)
         if code == _sma.FULL:
             size = min(2 * size, capacity)
             nodes, table, heaps, todo = _sma_grown(nodes, heaps, size, int(state[_sma.ST_USED]))
