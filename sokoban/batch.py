@@ -31,6 +31,9 @@ R = TypeVar("R")
 #: Submissions kept in flight per worker: enough to keep workers busy while results are
 #: collected, few enough that a million items never become a million futures at once.
 IN_FLIGHT_PER_WORKER = 4
+#: Most local worker processes per core: each loads numpy and numba (about 200 MB), so a
+#: mistyped ``--workers 1000`` would exhaust memory rather than go faster.
+MAX_WORKERS_PER_CORE = 8
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 10
 
@@ -116,6 +119,12 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
         return
     if workers is not None and workers < 0:
         raise ValueError(f"workers must be 0 or more, not {workers}")
+    most = MAX_WORKERS_PER_CORE * default_workers()
+    if workers is not None and workers > most:
+        raise SokobanError(
+            f"{workers} worker processes are too many for {default_workers()} cores "
+            f"(at most {most})"
+        )
     if workers == 0:
         with InProcessExecutor() as pool:
             yield pool

@@ -7,10 +7,27 @@ class SokobanError(ValueError):
     """Base class of the errors raised for bad input."""
 
 
+#: Longest bad input quoted whole in a message; longer text is cut, so that a 10 MB line
+#: still gives a one-line error a person can read.
+MAX_QUOTE = 80
+
+
+def quote(text: str, limit: int = MAX_QUOTE) -> str:
+    """``repr(text)``, cut to its first ``limit`` characters with a note of the rest.
+
+    >>> quote("#" * 100, limit=4)
+    "'####'... (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 class XsbError(SokobanError):
     """A level or collection that cannot be read: names the line and quotes it.
 
     ``level`` is the 1-based position of the broken level in its file, when read from one.
+    ``text`` keeps the whole line; the message quotes at most :data:`MAX_QUOTE` characters.
 
     >>> str(XsbError("unclosed '(' in a board row", 7, "2(#-", level=3))
     "level 3: unclosed '(' in a board row at line 7: '2(#-'"
@@ -32,7 +49,7 @@ class XsbError(SokobanError):
         if line is not None:
             where = f" at line {line}"
             if text is not None:
-                where += f": {text!r}"
+                where += f": {quote(text)}"
         prefix = f"level {level}: " if level is not None else ""
         super().__init__(f"{prefix}{message}{where}")
 
@@ -45,6 +62,10 @@ class XsbError(SokobanError):
 
 class BoardTooLargeError(XsbError):
     """A board over the size limits (100 x 100, 2,000 interior floor cells)."""
+
+
+class PictureTooLargeError(SokobanError):
+    """A picture that would take more memory than it is worth (see ``sokoban.render``)."""
 
 
 class LevelNotFoundError(SokobanError):

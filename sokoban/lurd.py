@@ -64,8 +64,9 @@ class Solution:
         return sum(1 for _, push in self.steps if push)
 
 
-#: The longest solution text expands to; more is refused before it is built.
-MAX_STEPS = 10_000_000
+#: The longest solution text expands to; more is refused before it is built. Real solutions
+#: run to thousands of steps; a million keeps ten bytes of RLE from costing a gigabyte.
+MAX_STEPS = 1_000_000
 
 
 def _quote(text: str, pos: int) -> str:

@@ -22,6 +22,8 @@ import os
 from html import escape
 from typing import TYPE_CHECKING
 
+from sokoban.errors import PictureTooLargeError
+
 if TYPE_CHECKING:
     from PIL import ImageDraw
 
@@ -182,6 +184,8 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 #: scaled down; the factor shrinks on big boards to keep the canvas under _MAX_CANVAS pixels.
 _SUPERSAMPLE = 4
 _MAX_CANVAS = 16_000_000
+#: Largest PNG drawn, in pixels (256 MB of RGBA): a 100 x 100 board at 80 pixels a cell.
+MAX_PNG_PIXELS = 64_000_000
 
 
 def png(level: Level, path: str | os.PathLike[str] | None = None, cell: int = 32) -> bytes:
@@ -196,6 +200,11 @@ def png(level: Level, path: str | os.PathLike[str] | None = None, cell: int = 32
 
     c = _check_cell(cell)
     width, height = level.width * c, level.height * c
+    if width * height > MAX_PNG_PIXELS:
+        raise PictureTooLargeError(
+            f"a {width} x {height} pixel PNG is over {MAX_PNG_PIXELS:,} pixels; "
+            f"use a smaller cell than {c} (or SVG)"
+        )
     scale = _SUPERSAMPLE
     while scale > 1 and width * height * scale * scale > _MAX_CANVAS:
         scale -= 1

@@ -39,7 +39,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple, TextIO, overload
+from typing import Any, NamedTuple, TextIO, overload
 
 from sokoban.errors import BoardTooLargeError, LevelNotFoundError, LurdError, XsbError
 from sokoban.level import MAX_SIDE, Level
@@ -516,12 +516,30 @@ def _checked_solution(item: _Item) -> str:
     return item.text
 
 
+#: Longest line read from a file or handle: XSB lines are short (a whole RLE board is some
+#: thousands of characters), so a longer one is a binary file or a device such as /dev/zero,
+#: refused before it fills memory.
+MAX_LINE = 1_000_000
+
+
+def _bounded_lines(handle: Any) -> Iterator[str]:
+    """The lines of a handle, each read at most :data:`MAX_LINE` characters at a time."""
+    number = 0
+    while line := handle.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE and line[-1:] not in ("\n", b"\n"):
+            raise XsbError(f"line longer than {MAX_LINE:,} characters: not a level file", number)
+        yield line
+
+
 def _lines(source: Source) -> Iterator[str]:
     if isinstance(source, str) and ("\n" in source or "\r" in source):
         yield from io.StringIO(source, newline=None)
     elif isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8-sig", errors="replace") as handle:
-            yield from handle
+            yield from _bounded_lines(handle)
+    elif callable(getattr(source, "readline", None)):
+        yield from _bounded_lines(source)
     else:
         yield from source
 

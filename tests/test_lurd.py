@@ -58,7 +58,8 @@ def test_solution_value() -> None:
         ("rr3", ["nothing after", "position 2", "'rr3'"]),
         ("2(r3)", ["before ')'", "'2(r3)'"]),
         ("99999999999r", ["too large", "'99999999999r'"]),
-        ("9999999(9999999(r))", ["longer than 10,000,000 steps"]),
+        ("999(9999(r))", ["longer than 1,000,000 steps"]),
+        ("999999(rl)", ["longer than 1,000,000 steps"]),
         ("r" * 200 + "?", ["'?'", "position 200", "..."]),
     ],
 )

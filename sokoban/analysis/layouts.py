@@ -270,17 +270,44 @@ def _load_checkpoint(path: Path, header: dict[str, Any]) -> list[dict[str, Any]]
         return []
     except (OSError, ValueError) as error:
         raise AnalysisError(f"cannot read the checkpoint {str(path)!r}: {error}") from None
-    if not isinstance(data, dict) or data.get("header") != header:
+    if not isinstance(data, dict) or "header" not in data:
+        raise AnalysisError(f"the checkpoint {str(path)!r} is not a checkpoint of this tool")
+    if data["header"] != header:
         raise AnalysisError(
-            f"the checkpoint {str(path)!r} belongs to another run ({data.get('header')}); "
+            f"the checkpoint {str(path)!r} belongs to another run ({data['header']}); "
             "remove it or choose another --checkpoint"
         )
-    return list(data["chunks"])
+    records = data.get("chunks")
+    if (
+        not isinstance(records, list)
+        or not all(_is_record(r, header) for r in records)
+        or len({r["index"] for r in records}) != len(records)
+    ):
+        raise AnalysisError(f"the checkpoint {str(path)!r} is damaged; remove it to start over")
+    return records
+
+
+def _is_record(record: Any, header: dict[str, Any]) -> bool:
+    """Whether a chunk record read from a checkpoint has the shape :func:`run_chunk` gives."""
+    try:
+        k = header["obstacles"]
+        ok = 0 <= record["index"] < header["chunks"] and record["layouts"] >= 0
+        for metric in METRICS:
+            part = record[metric]
+            ok = ok and isinstance(part["best"], int) and isinstance(part["ties"], int)
+            ok = ok and all(len(row) == k + 3 for row in part["winners"])
+            ok = ok and all(int(v) >= 0 and c >= 0 for v, c in part["hist"].items())
+        return bool(ok)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def _save_checkpoint(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> None:
     text = json.dumps({"header": header, "chunks": records})
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from error
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -288,8 +315,11 @@ def _save_checkpoint(path: Path, header: dict[str, Any], records: list[dict[str,
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            # Name the checkpoint, not the temporary file beside it.
+            raise OSError(error.errno, error.strerror, os.fspath(path)) from error
         raise
 
 
@@ -451,8 +481,8 @@ def anneal(
     _check_room(width, height, k)
     if metric not in METRICS:
         raise AnalysisError(f"unknown metric {metric!r}: choose moves or pushes")
-    if seconds <= 0:
-        raise AnalysisError(f"the time budget must be positive, not {seconds}")
+    if not (0 < seconds < math.inf):
+        raise AnalysisError(f"the time budget must be a positive number of seconds, not {seconds}")
     if chains is None:
         chains = 1 if workers == 0 else (workers or batch.default_workers())
     tasks = [AnnealTask(width, height, k, metric, seconds, seed * 1000 + i) for i in range(chains)]

@@ -11,6 +11,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     Selection,
+    check_output,
     echo_json,
     file_argument,
     json_option,
@@ -93,6 +94,8 @@ def single_box(file: Path, level: Selection | None, histogram: Path | None, as_j
     from sokoban.analysis import analyse, room_floor
     from sokoban.analysis.single_box import bare_room
 
+    if histogram is not None:
+        check_output(histogram, "'--histogram'", inputs=(file,))
     collection = load_collection(file)
     room = bare_room(select_one(collection, level, file))
     floor = len(room_floor(room))
@@ -249,6 +252,8 @@ def longest_command(
                 path = Path(f".sokoban-longest-{width}x{height}-k{obstacles}.json")
         if no_checkpoint:
             path = None
+        if path is not None:
+            check_output(path, "'--checkpoint'")
         result = search_module.longest(
             width, height, obstacles, workers, scheduler, checkpoint=path, description=label
         )
@@ -290,7 +295,9 @@ def longest_command(
             head += f"; {result.resumed} of {result.chunks} chunks from the checkpoint"
     lines = [head]
     for m in metrics:
-        if result.method == "anneal":
+        if result.best(m) < 0:
+            lines += ["", f"Most {m}: none (no layout has a solvable placement)"]
+        elif result.method == "anneal":
             lines += ["", f"Most {m} found: {result.best(m)} (at least this many are possible)"]
         else:
             lines += ["", f"Most {m}: {result.best(m)}, by {result.ties(m):,} layout(s)"]

@@ -29,6 +29,7 @@ import dataclasses
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from sokoban.errors import SokobanError
+from sokoban.errors import SokobanError, XsbError
 from sokoban.level import Level
 
 if TYPE_CHECKING:
@@ -197,8 +198,12 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     """
     from sokoban import xsb
 
-    collection = xsb.load(Path(path))
     name = os.fspath(path)
+    _refuse_endless(path)
+    try:
+        collection = xsb.load(Path(path))
+    except XsbError as failure:  # a file that is not XSB at all (one endless line)
+        raise XsbError(f"{name}: {failure}") from None
     errors = collection.errors
     if not collection.levels and len(errors) == 1:
         raise SokobanError(f"{name}: {errors[0]}")
@@ -211,6 +216,19 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
             raise SokobanError(f"{name}: none of its {len(errors)} levels can be read")
         raise SokobanError(f"{name}: no levels in the file")
     return collection
+
+
+def _refuse_endless(path: str | os.PathLike[str]) -> None:
+    """Refuse a device that never ends (/dev/zero, /dev/urandom); a terminal or a pipe, as
+    /dev/stdin is, ends when its writer does."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # opening it will say what is wrong
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        with open(path, "rb") as handle:
+            if not handle.isatty():
+                raise SokobanError(f"{os.fspath(path)}: a device, not a level file")
 
 
 def select_levels(collection: Collection, selection: Selection | None) -> list[Level]:
@@ -261,6 +279,36 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+def check_output(
+    path: str | os.PathLike[str],
+    param_hint: str,
+    inputs: tuple[str | os.PathLike[str], ...] = (),
+) -> None:
+    """Refuse an output path before the work starts, not after: an empty name, a folder
+    that does not exist, or one of the command's input files (which it would overwrite).
+    """
+    name = os.fspath(path)
+    if name == "-":
+        return
+    # click turns an empty name into Path(""), which is ".", a folder.
+    if not name or Path(path).is_dir():
+        raise click.BadParameter(
+            f"{name!r} is a folder, not a file" if name not in ("", ".") else "no file name",
+            param_hint=param_hint,
+        )
+    for source in inputs:
+        if same_file(source, path):
+            raise click.BadParameter(
+                f"{name!r} is an input file; write the result elsewhere", param_hint=param_hint
+            )
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.BadParameter(
+            f"cannot write {name!r}: the folder {os.fspath(folder)!r} does not exist",
+            param_hint=param_hint,
+        )
+
+
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write a whole file or nothing: a temporary file beside ``path`` is renamed over it,
     so an interrupted write never leaves half a file (nor loses the old one).
@@ -274,6 +322,8 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
         else:
             click.echo(data, nl=False)
         return
+    if not os.fspath(path) or Path(path).is_dir():
+        raise SokobanError(f"cannot write {os.fspath(path)!r}: no file name, or a folder")
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     temporary: str | None = None

@@ -12,6 +12,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     Selection,
+    check_output,
     console,
     echo_json,
     file_argument,
@@ -169,6 +170,7 @@ def convert(
             f"{os.fspath(output)!r} is the input file; write the result elsewhere",
             param_hint="'--output'",
         )
+    check_output(output, "'--output'")
     collection = load_collection(file)
     if collection.errors and not skip_broken:
         n = len(collection.errors)
@@ -193,8 +195,11 @@ def convert(
 
 def _check(lv: Level, steps: Solution) -> dict[str, Any]:
     """Replay ``steps`` on ``lv``: whether they solve it, the metrics, or why not."""
-    if lv.status() & (Problem.NO_PLAYER | Problem.SEVERAL_PLAYERS):
-        return {"solved": False, "reason": f"cannot be played: {'; '.join(lv.problems())}"}
+    unplayable = Problem.NO_PLAYER | Problem.SEVERAL_PLAYERS
+    if lv.status() & (unplayable | Problem.NO_BOXES | Problem.BOX_GOAL_MISMATCH):
+        # No solution can solve it: say why, rather than "0 boxes off goal".
+        verb = "played" if lv.status() & unplayable else "solved"
+        return {"solved": False, "reason": f"cannot be {verb}: {'; '.join(lv.problems())}"}
     try:
         played = replay(lv, steps)
     except IllegalMoveError as error:
@@ -348,8 +353,9 @@ def render(file: Path, level: Selection | None, output: Path, cell: int, as_json
     """
     from sokoban import render as pictures
 
-    suffix = output.suffix.lower()
-    if suffix not in _PICTURE_SUFFIXES:
+    # By the name's end, so that a file named just ".svg" is an SVG too.
+    suffix = next((s for s in _PICTURE_SUFFIXES if output.name.lower().endswith(s)), "")
+    if not suffix:
         raise click.BadParameter(
             f"{os.fspath(output)!r} must end in .svg or .png", param_hint="'--output'"
         )

@@ -1,0 +1,187 @@
+"""Hostile input, from the hardening pass: each case once gave a traceback, a hang, a huge
+message or lost data. Every command error is one ``error:`` line and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from sokoban import Level, batch, xsb
+from sokoban.analysis import layouts
+from sokoban.analysis.single_box import AnalysisError
+from sokoban.cli import main
+from sokoban.errors import PictureTooLargeError, SokobanError, XsbError
+from sokoban.render import png
+
+ROOM = "\n".join(["######", "#    #", "#    #", "######"]) + "\n"
+
+
+def run(*args: object) -> Result:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def one_error(result: Result, *fragments: str) -> str:
+    """A failure with one ``error:`` line on stderr (after any warnings), no traceback."""
+    assert result.exit_code != 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines and lines[-1].startswith("error: "), result.stderr
+    assert all(line.startswith("warning: ") for line in lines[:-1]), lines
+    assert "Traceback" not in result.stderr
+    assert len(lines[-1]) < 400, lines[-1][:400]
+    for fragment in fragments:
+        assert fragment in lines[-1], lines[-1]
+    return lines[-1]
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Path:
+    path = tmp_path / "room.xsb"
+    path.write_text(ROOM)
+    return path
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def test_long_bad_line_is_quoted_in_part() -> None:
+    with pytest.raises(XsbError) as info:
+        Level.from_xsb("#" * 50_000)
+    assert info.value.text == "#" * 50_000  # the whole line stays on the error
+    assert len(str(info.value)) < 200 and "50,000 characters" in str(info.value)
+
+
+def test_endless_line_is_refused_before_it_fills_memory() -> None:
+    handle = io.StringIO("; 1\n" + "#" * (xsb.MAX_LINE + 10))
+    with pytest.raises(XsbError, match="line longer than") as info:
+        list(xsb.iter_levels(handle))
+    assert info.value.line == 2
+
+
+def test_command_on_an_endless_line(tmp_path: Path) -> None:
+    path = tmp_path / "blob.xsb"
+    path.write_text("#" * (xsb.MAX_LINE + 10))
+    one_error(run("info", path), "blob.xsb", "line longer than")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_endless_device_is_refused() -> None:
+    one_error(run("info", "/dev/zero"), "a device, not a level file")
+
+
+# --- verify -------------------------------------------------------------------------------
+
+
+def test_verify_a_level_that_no_solution_can_solve(tmp_path: Path) -> None:
+    path = tmp_path / "empty.xsb"
+    path.write_text("#####\n#@ .#\n#####\n")
+    one_error(run("verify", path, "R"), "cannot be solved", "no boxes")
+
+
+# --- writing files ------------------------------------------------------------------------
+
+
+def test_empty_output_name(room: Path) -> None:
+    one_error(run("convert", room, "-o", ""), "no file name")
+    one_error(run("single-box", room, "--histogram", ""), "no file name")
+
+
+def test_output_in_a_missing_folder_is_refused_before_the_work(room: Path) -> None:
+    one_error(run("convert", room, "-o", room.parent / "nope" / "x.xsb"), "does not exist")
+    one_error(run("single-box", room, "--histogram", room.parent / "nope" / "h.png"), "nope")
+
+
+def test_histogram_never_overwrites_the_room(room: Path) -> None:
+    one_error(run("single-box", room, "--histogram", room), "input file")
+    assert room.read_text() == ROOM
+
+
+def test_render_to_a_file_named_just_the_suffix(room: Path, tmp_path: Path) -> None:
+    result = run("render", room, "-o", tmp_path / ".svg")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / ".svg").read_text().startswith("<svg")
+
+
+def test_huge_png_is_refused(tmp_path: Path) -> None:
+    # A 100 x 100 grid whose room is small: allowed as a level, 25600 x 25600 pixels at 256.
+    rows = [" " * 99 + "#"] * 100
+    rows[:3] = [r + " " * 94 + "#" for r in ("#####", "#@$.#", "#####")]
+    level = Level.from_xsb("\n".join(rows))
+    started = time.perf_counter()
+    with pytest.raises(PictureTooLargeError, match="smaller cell"):
+        png(level, cell=256)
+    assert time.perf_counter() - started < 5  # refused before a canvas is made
+    path = tmp_path / "big.xsb"
+    path.write_text("\n".join(rows) + "\n")
+    one_error(run("render", path, "-o", tmp_path / "big.png", "--cell", 256), "pixels")
+    assert not (tmp_path / "big.png").exists()
+
+
+# --- longest ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("[1, 2]", "not a checkpoint"),
+        ("{}", "not a checkpoint"),
+        ("HEADER_NO_CHUNKS", "damaged"),
+        ("HEADER_BAD_CHUNK", "damaged"),
+        ("HEADER_DUPLICATE", "damaged"),
+    ],
+)
+def test_bad_checkpoint(tmp_path: Path, content: str, words: str) -> None:
+    path = tmp_path / "run.json"
+    good = tmp_path / "good.json"
+    run("longest", "--room", "3x3", "-k", "1", "--checkpoint", good)
+    data = json.loads(good.read_text())
+    if content == "HEADER_NO_CHUNKS":
+        del data["chunks"]
+    elif content == "HEADER_BAD_CHUNK":
+        data["chunks"][0]["moves"]["winners"] = [[1]]
+    elif content == "HEADER_DUPLICATE":
+        data["chunks"].append(data["chunks"][0])
+    text = content if not content.startswith("HEADER") else json.dumps(data)
+    path.write_text(text)
+    one_error(run("longest", "--room", "3x3", "-k", "1", "--checkpoint", path), words)
+    assert path.read_text() == text  # left as it was for the user to look at
+
+
+def test_checkpoint_in_a_missing_folder(tmp_path: Path) -> None:
+    path = tmp_path / "nope" / "run.json"
+    one_error(run("longest", "--room", "3x3", "--checkpoint", path), "does not exist")
+    # Through the API the error names the checkpoint, not a temporary file beside it.
+    with pytest.raises(OSError) as info:
+        layouts.longest(3, 3, 1, workers=0, checkpoint=path)
+    assert info.value.filename == os.fspath(path)
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf"])
+def test_anneal_time_must_be_finite(seconds: str) -> None:
+    with pytest.raises(AnalysisError, match="positive number"):
+        layouts.anneal(3, 3, 2, seconds=float(seconds), workers=0)
+    args = ["longest", "--room", "3x3", "-k", "2", "--search", "anneal", "--workers", "0"]
+    one_error(run(*args, "--time", seconds), "time budget")
+
+
+def test_rooms_without_a_solvable_placement_say_so() -> None:
+    result = run("longest", "--room", "1x1", "--no-checkpoint")
+    assert result.exit_code == 0, result.stderr
+    assert "-1" not in result.stdout and "no layout has a solvable placement" in result.stdout
+
+
+def test_too_many_workers_are_refused() -> None:
+    too_many = batch.MAX_WORKERS_PER_CORE * batch.default_workers() + 1
+    with pytest.raises(SokobanError, match="too many"):
+        with batch.executor(workers=too_many):
+            pass
+    one_error(run("longest", "--room", "3x3", "--workers", too_many), "too many")
