@@ -412,3 +412,28 @@ def test_progress_is_reported_between_kernel_calls(method: str, microban) -> Non
     assert seen, result.message
     assert [e for e, _, _ in seen] == sorted(e for e, _, _ in seen)
     assert seen[-1][0] <= result.stats.expanded and seen[-1][1] <= result.stats.peak_bytes
+
+
+def _optimal_rows(shared_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """(level, pushes) of optimal.csv's Microban rows; a small sample under CI."""
+    import csv
+    import os
+
+    with (shared_levels / "optimal.csv").open() as handle:
+        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
+        known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
+    return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 5]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["ida", "sma", "bidirectional"])
+def test_family_matches_optimal_csv(method: str, microban, shared_levels) -> None:  # type: ignore[no-untyped-def]
+    solved = 0
+    for number, pushes in _optimal_rows(shared_levels):
+        result = solve(microban[number - 1], method, Limits(time=10))
+        if result.status is Status.TIME_LIMIT:
+            continue
+        assert result.status is Status.SOLVED, (number, result.message)
+        assert result.solution is not None and result.solution.pushes == pushes, number
+        solved += 1
+    assert solved > 0
