@@ -422,7 +422,7 @@ def _optimal_rows(shared_levels) -> list[tuple[int, int]]:  # type: ignore[no-un
     with (shared_levels / "optimal.csv").open() as handle:
         rows = csv.DictReader(line for line in handle if not line.startswith("#"))
         known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
-    return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 5]
+    return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 10]
 
 
 @pytest.mark.slow
