@@ -143,6 +143,13 @@ def test_astar_matches_naive_on_random_rooms(start: Level) -> None:
         else:
             check(result, start)
             assert result.solution is not None and result.solution.pushes == best
+    # The fast method with tunnel macros: never a wrong "unsolvable", never too short.
+    fast = solve(start, "greedy")
+    if best is None:
+        assert fast.status is Status.UNSOLVABLE
+    else:
+        check(fast, start)
+        assert fast.solution is not None and fast.solution.pushes >= best
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -304,6 +311,37 @@ def test_pi_corral_with_no_push_in_is_a_deadlock() -> None:
     result = solve(start, "bfs")
     assert result.status is Status.UNSOLVABLE and result.stats.expanded == 1
     assert solve(start, "bfs", corrals=False).stats.expanded > 1
+
+
+TUNNEL = """
+#############
+#    ###    #
+# @$      . #
+#    ###    #
+#############"""
+
+
+def test_tunnel_macro_pushes_through_in_one_edge() -> None:
+    start = level(TUNNEL)
+    macro = solve(start, "greedy")
+    plain = solve(start, "greedy", tunnels=False)
+    for result in (macro, plain):
+        check(result, start)
+        assert result.solution is not None and result.solution.pushes == 7
+    assert macro.stats.expanded < plain.stats.expanded
+
+
+def test_fast_methods_still_prove_unsolvable_with_macros() -> None:
+    # Unsolvable: the pocket's goal can never be filled (random rooms below check more).
+    start = level("""
+##########
+#.*#     #
+##       #
+#  $  #  #
+#  @  #  #
+##########""")
+    for method in ("greedy", "wastar"):
+        assert solve(start, method, corrals=False).status is Status.UNSOLVABLE
 
 
 def test_matching_and_nearest_against_brute_force() -> None:

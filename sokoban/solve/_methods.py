@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from sokoban.errors import SokobanError
@@ -27,7 +28,44 @@ def run_best_first(
     progress: Any = None,
     **search: Any,
 ) -> SolveResult:
-    """Run :class:`~sokoban.solve._search.Search` on ``level`` and make the result."""
+    """Run :class:`~sokoban.solve._search.Search` on ``level`` and make the result.
+
+    Tunnel macros may cut off every solution in odd layouts, so a search with them that
+    runs out of positions is run again without them (in the limits left) before the level
+    is called unsolvable.
+    """
+    result = _run_once(level, limits, method, optimal, progress=progress, **search)
+    if result.status is not Status.UNSOLVABLE or not search.get("tunnels"):
+        return result
+    spent = result.stats
+
+    def rest(limit: float | int | None, used: float | int) -> Any:
+        return None if limit is None else max(0, limit - used)
+
+    left = Limits(
+        rest(limits.time, spent.seconds), rest(limits.nodes, spent.expanded), limits.memory
+    )
+    search["tunnels"] = False
+    again = _run_once(level, left, method, optimal, progress=progress, **search)
+    total = SearchStats(
+        spent.expanded + again.stats.expanded,
+        spent.generated + again.stats.generated,
+        max(spent.stored, again.stats.stored),
+        max(spent.peak_bytes, again.stats.peak_bytes),
+        spent.seconds + again.stats.seconds,
+    )
+    return dataclasses.replace(again, stats=total)
+
+
+def _run_once(
+    level: Level,
+    limits: Limits,
+    method: str,
+    optimal: bool,
+    *,
+    progress: Any = None,
+    **search: Any,
+) -> SolveResult:
     board = Board(level)
     try:
         engine = Search(board, **search)
@@ -121,8 +159,9 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
 
 @register("greedy", "best-first search on the lower bound alone: fast, not optimal")
 def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Expand the position closest to solved first (ties: fewest pushes so far)."""
-    _check(options, {"bound", "progress"}, "greedy")
+    """Expand the position closest to solved first; options ``bound``, ``corrals`` and
+    ``tunnels`` (tunnel macros, default on)."""
+    _check(options, {"bound", "progress", "corrals", "tunnels"}, "greedy")
     return run_best_first(
         level,
         limits,
@@ -132,6 +171,8 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
         wg=0,
         wh=1,
         tiebreak=False,
+        corrals=bool(options.get("corrals", True)),
+        tunnels=bool(options.get("tunnels", True)),
         progress=options.get("progress"),
     )
 
@@ -139,7 +180,7 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
 @register("wastar", "weighted A* (key g + w*h, w=weight, default 3): fast, not optimal")
 def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
-    _check(options, {"bound", "progress", "weight"}, "wastar")
+    _check(options, {"bound", "progress", "weight", "corrals", "tunnels"}, "wastar")
     weight = float(options.get("weight", 3.0))
     if not 1.0 <= weight <= 100.0:
         raise SokobanError(f"weight {weight!r} is outside 1..100")
@@ -151,5 +192,7 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         bound=_bound_option(options),
         wg=4,
         wh=round(4 * weight),
+        corrals=bool(options.get("corrals", True)),
+        tunnels=bool(options.get("tunnels", weight > 1.0)),
         progress=options.get("progress"),
     )

@@ -44,9 +44,17 @@ def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
         old, new = set(before.tolist()), set(after.tolist())
         (frm,) = old - new
         (to,) = new - old
-        d = next(d for d in range(4) if board.nbr[frm, d] == to)
+        # One push, or several along a line (a tunnel macro).
+        for d in range(4):
+            run = [frm]
+            while run[-1] != to and board.nbr[run[-1], d] >= 0:
+                run.append(int(board.nbr[run[-1], d]))
+            if run[-1] == to:
+                break
+        else:
+            raise AssertionError(f"boxes {frm} and {to} are not in line: the path is broken")
         behind = int(board.nbr[frm, (d + 2) % 4])
         steps.extend(walk(board, player, behind, old))
-        steps.append((DIRECTIONS[d], True))
-        player = frm
+        steps.extend([(DIRECTIONS[d], True)] * (len(run) - 1))
+        player = run[-2]
     return Solution(tuple(steps))

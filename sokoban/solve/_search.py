@@ -32,7 +32,9 @@ SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
 # Counters (int64 array).
 EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
 # Parameters (int64 array).
-P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL = range(9)
+P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL, P_TUNNEL = range(
+    10
+)
 #: Bounds: none (0), nearest goal, minimum matching.
 BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
 BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
@@ -126,6 +128,7 @@ def expand_loop(board, store, table, queue, counters, params):
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
     corrals = params[P_CORRAL] != 0
+    tunnels = params[P_TUNNEL] != 0
     cap = nd_boxes.shape[0]
     qcap = queue[3].shape[0]
     keys = queue[1].shape[0]
@@ -231,6 +234,28 @@ def expand_loop(board, store, table, queue, counters, params):
                     continue
                 occ[b] = -1
                 occ[t] = k
+                pushes = 1
+                stand = b  # where the player ends
+                if tunnels:
+                    # Tunnel macro: while player and box are both between walls across
+                    # the push, the box goes on along the tunnel in one edge.
+                    s1 = (d + 1) % 4
+                    s2 = (d + 3) % 4
+                    while (
+                        not goal[t]
+                        and nbr[stand, s1] < 0
+                        and nbr[stand, s2] < 0
+                        and nbr[t, s1] < 0
+                        and nbr[t, s2] < 0
+                    ):
+                        ahead = nbr[t, d]
+                        if ahead < 0 or occ[ahead] >= 0 or dead[ahead]:
+                            break
+                        occ[t] = -1
+                        occ[ahead] = k
+                        stand = t
+                        t = ahead
+                        pushes += 1
                 if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
                     occ[t] = -1
                     occ[b] = k
@@ -252,8 +277,8 @@ def expand_loop(board, store, table, queue, counters, params):
                     cost = walk[p] + 1
                 else:
                     mark2 += 1
-                    player = reach(b, occ, nbr, seen2, mark2, fifo2, walk2)
-                    cost = 1
+                    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                    cost = pushes
                 occ[t] = -1
                 occ[b] = k
                 key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
@@ -319,7 +344,9 @@ class Search:
 
     ``bound``: a key of :data:`BOUNDS`; the queue key is ``wg * g + wh * h``; ``exact``: the
     player's exact cell is part of the state and a push costs its walk plus one (moves);
-    ``corrals``: PI-corral pruning (push counts only; off when ``exact``).
+    ``corrals``: PI-corral pruning (push counts only; off when ``exact``); ``tunnels``:
+    tunnel macros (a box pushed into a tunnel goes through in one edge; for the methods
+    that promise no optimum, and exhausting the search with them proves nothing).
     """
 
     def __init__(
@@ -332,6 +359,7 @@ class Search:
         exact: bool = False,
         tiebreak: bool = True,
         corrals: bool = True,
+        tunnels: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -342,14 +370,16 @@ class Search:
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
-        max_edge = board.n + 1 if exact else 1
+        tunnels = tunnels and not exact
+        max_edge = board.n + 1 if exact or tunnels else 1
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
         keys = wg * (64 + max_edge) + wh * hmax + 2
         self.queue = _queue.new(keys, TIE_WIDTH if tiebreak else 1, capacity)
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [BOUNDS[bound], wg, wh, int(exact), 0, int(tiebreak), max_edge, hmax, int(corrals)],
+            [BOUNDS[bound], wg, wh, int(exact), 0, int(tiebreak), max_edge, hmax]
+            + [int(corrals), int(tunnels)],
             dtype=np.int64,
         )
         self._put_root(exact)
