@@ -15,7 +15,9 @@ least key comes first, the deepest among equals. LEAVES holds the nodes without 
 in memory, except the root and the node being expanded: the highest ``f`` first, the
 shallowest (oldest) among equals, and that is the one forgotten when memory is full.
 Forgetting a leaf folds its ``f`` into its parent's ``forgotten``, which puts the parent
-back on OPEN; expanding it again regenerates the forgotten children only.
+back on OPEN; expanding it again regenerates only the children missing from memory whose
+own bound is within that ``forgotten`` value (the best forgotten ones); the others stay
+forgotten with their bound as the parent's new ``forgotten``.
 
 With the budget ``M`` nodes a path holds at most ``M`` states, so a child at depth
 ``M - 1`` that is not solved gets ``f = inf`` (and the search remembers that it cut one):
@@ -381,6 +383,11 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
                 nodes[12][found] = 0
                 _attach(found, n, nodes)
                 _sync(found, heaps, state, nodes)
+                continue
+            if regenerating and g + c_h[i] > floor:
+                # Not the best forgotten child: it stays forgotten, its own bound kept.
+                if g + c_h[i] < n_forg[n]:
+                    n_forg[n] = g + c_h[i]
                 continue
             slot = -found - 1
             dropped = False
