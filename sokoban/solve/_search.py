@@ -125,6 +125,7 @@ def expand_loop(board, store, table, queue, counters, params):
     exact = params[P_EXACT] != 0
     budget = params[P_BUDGET]
     tiebreak = params[P_TIEBREAK] != 0
+    reopen = wh <= wg
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
     corrals = params[P_CORRAL] != 0
@@ -286,7 +287,11 @@ def expand_loop(board, store, table, queue, counters, params):
                 counters[GENERATED] += 1
                 found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
                 if found >= 0:
-                    if not nd_closed[found] and g2 < nd_g[found]:
+                    # The bound is admissible but not consistent (player-side distances,
+                    # corral pruning), so an optimal search must reopen a closed position
+                    # reached more cheaply; weighted searches keep their first path.
+                    if g2 < nd_g[found] and (reopen or not nd_closed[found]):
+                        nd_closed[found] = 0
                         nd_g[found] = g2
                         nd_parent[found] = node
                         nd_last[found] = t
