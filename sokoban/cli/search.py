@@ -184,8 +184,9 @@ def compare(
     console().print(table)
 
 
-def _plot(rows: list[dict[str, Any]], title: str) -> bytes:
-    """The cost curve as PNG bytes: expansions and seconds against the budget."""
+def _plot(rows: list[dict[str, Any]], title: str, optimum: int | None) -> bytes:
+    """The cost curve as PNG bytes: expansions and seconds against the budget, unsolved
+    runs crossed, and a dotted line at the smallest budget an optimal path fits in."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -195,7 +196,9 @@ def _plot(rows: list[dict[str, Any]], title: str) -> bytes:
     axes = figure.add_subplot(1, 1, 1)
     budgets = [r["budget_nodes"] for r in rows]
     solved = [r for r in rows if r["pushes"] is not None]
-    axes.plot(budgets, [r["expanded"] for r in rows], "o-", color="tab:blue", label="expansions")
+    axes.plot(
+        budgets, [max(r["expanded"], 1) for r in rows], "o-", color="tab:blue", label="expansions"
+    )
     if solved:
         axes.plot(
             [r["budget_nodes"] for r in solved],
@@ -205,6 +208,17 @@ def _plot(rows: list[dict[str, Any]], title: str) -> bytes:
             markerfacecolor="white",
             label="solved",
         )
+    unsolved = [r for r in rows if r["pushes"] is None]
+    if unsolved:
+        axes.plot(
+            [r["budget_nodes"] for r in unsolved],
+            [max(r["expanded"], 1) for r in unsolved],
+            "x",
+            color="black",
+            label="not solved (limit)",
+        )
+    if optimum is not None:
+        axes.axvline(optimum + 1, linestyle=":", color="gray", label="optimal path fits")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("memory budget (nodes)")
@@ -282,7 +296,7 @@ def curve(
     target = None
     if not no_plot:
         target = plot if plot is not None else Path(f"curve-{number}.png")
-        write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes"))
+        write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes", optimum))
     if as_json:
         echo_json(
             {
