@@ -162,7 +162,8 @@ def run(
     (default: :data:`IN_FLIGHT_PER_WORKER` per worker). With a ``description`` a progress
     bar with an ETA is drawn on stderr; ``total`` (default ``len(items)`` when it has one)
     sizes it. A task that raises stops the run: pending tasks are cancelled and
-    :class:`BatchError` names the item. ``fn`` and the items must pickle (a module-level
+    :class:`BatchError` names the item, except that a :class:`~sokoban.errors.SokobanError`
+    (bad input) is raised as it is. ``fn`` and the items must pickle (a module-level
     function) unless ``workers=0``.
 
     :param pool: an executor already open (from :func:`executor`) to reuse across runs;
@@ -197,6 +198,8 @@ def run(
                 for future in done:
                     item = pending.pop(future)
                     error = future.exception()
+                    if isinstance(error, SokobanError):
+                        raise error  # bad input found by a task: its own one-line message
                     if error is not None:
                         raise BatchError(item, error) from error
                     if progress is not None and task is not None:

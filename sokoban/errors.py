@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class SokobanError(ValueError):
     """Base class of the errors raised for bad input."""
@@ -53,11 +55,21 @@ class XsbError(SokobanError):
         prefix = f"level {level}: " if level is not None else ""
         super().__init__(f"{prefix}{message}{where}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its parts, so that it crosses to and from worker processes whole.
+        return (_rebuild_xsb_error, (type(self), self.reason, self.line, self.text, self.level))
+
     def at(self, level: int, line: int | None = None, text: str | None = None) -> XsbError:
         """The same error, placed at a level's position (and a line, if it had none)."""
         if self.line is not None:
             line, text = self.line, self.text
         return type(self)(self.reason, line, text, level=level)
+
+
+def _rebuild_xsb_error(
+    cls: type[XsbError], reason: str, line: int | None, text: str | None, level: int | None
+) -> XsbError:
+    return cls(reason, line, text, level=level)
 
 
 class BoardTooLargeError(XsbError):
@@ -80,6 +92,10 @@ class IllegalMoveError(SokobanError):
     """A step of a solution that cannot be played: names the step and its 0-based index."""
 
     def __init__(self, message: str, index: int, step: str) -> None:
+        self.reason = message
         self.index = index
         self.step = step
         super().__init__(f"illegal step {step!r} at index {index}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.index, self.step))

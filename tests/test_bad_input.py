@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import time
 from pathlib import Path
 
@@ -17,7 +18,14 @@ from sokoban import Level, batch, xsb
 from sokoban.analysis import layouts
 from sokoban.analysis.single_box import AnalysisError
 from sokoban.cli import main
-from sokoban.errors import PictureTooLargeError, SokobanError, XsbError
+from sokoban.errors import (
+    BoardTooLargeError,
+    IllegalMoveError,
+    LurdError,
+    PictureTooLargeError,
+    SokobanError,
+    XsbError,
+)
 from sokoban.render import png
 
 ROOM = "\n".join(["######", "#    #", "#    #", "######"]) + "\n"
@@ -185,3 +193,48 @@ def test_too_many_workers_are_refused() -> None:
         with batch.executor(workers=too_many):
             pass
     one_error(run("longest", "--room", "3x3", "--workers", too_many), "too many")
+
+
+def _refuse(n: int) -> int:
+    if n == 2:
+        raise BoardTooLargeError("board of 101 x 101 cells is outside 1..100 a side")
+    return n
+
+
+def test_bad_input_found_by_a_task_keeps_its_own_error() -> None:
+    # Not wrapped in BatchError (a RuntimeError the CLI would show as a traceback).
+    with pytest.raises(BoardTooLargeError, match="101 x 101"):
+        list(batch.run(_refuse, [1, 2, 3], workers=0))
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        XsbError("unclosed '('", 7, "2(#", level=3),
+        BoardTooLargeError("too big", 1, "#" * 200),
+        IllegalMoveError("into a wall", 4, "r"),
+        LurdError("unexpected 'x'"),
+    ],
+)
+def test_errors_cross_process_boundaries_whole(error: SokobanError) -> None:
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error)
+    assert vars(copy) == vars(error)
+
+
+def test_interrupted_longest_says_where_its_work_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(layouts, "longest", interrupted)
+    path = tmp_path / "run.json"
+    one_error(run("longest", "--room", "4x4", "--checkpoint", path), "run.json", "resume")
+
+
+def test_game_of_an_unplayable_level_is_bad_input() -> None:
+    from sokoban import Game
+
+    with pytest.raises(SokobanError, match="0 players"):
+        Game(Level.from_xsb("#####\n# $.#\n#####"))

@@ -20,6 +20,7 @@ from sokoban.cli.common import (
     select_one,
     write_atomically,
 )
+from sokoban.errors import SokobanError
 
 #: Rooms with more floor cells than this show a progress bar.
 PROGRESS_FLOOR = 120
@@ -254,9 +255,18 @@ def longest_command(
             path = None
         if path is not None:
             check_output(path, "'--checkpoint'")
-        result = search_module.longest(
-            width, height, obstacles, workers, scheduler, checkpoint=path, description=label
-        )
+        try:
+            result = search_module.longest(
+                width, height, obstacles, workers, scheduler, checkpoint=path, description=label
+            )
+        except KeyboardInterrupt:
+            if path is None:
+                raise
+            # The search saved what it finished; say where, and how to go on.
+            raise SokobanError(
+                f"interrupted; the work done is saved in {str(path)!r}: "
+                "run the same command to resume"
+            ) from None
         metrics = ["moves", "pushes"]
     records = {m: [_winner_record(result, m, w) for w in result.winners(m)[:show]] for m in metrics}
     if as_json:

@@ -307,6 +307,11 @@ def check_output(
             f"cannot write {name!r}: the folder {os.fspath(folder)!r} does not exist",
             param_hint=param_hint,
         )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.BadParameter(
+            f"cannot write {name!r}: the folder {os.fspath(folder)!r} is not writable",
+            param_hint=param_hint,
+        )
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
