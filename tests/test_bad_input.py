@@ -238,3 +238,26 @@ def test_game_of_an_unplayable_level_is_bad_input() -> None:
 
     with pytest.raises(SokobanError, match="0 players"):
         Game(Level.from_xsb("#####\n# $.#\n#####"))
+
+
+def test_solution_file_without_end_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sokoban.cli import common
+
+    monkeypatch.setattr(common, "MAX_ARGUMENT_FILE", 100)
+    level = tmp_path / "one.xsb"
+    level.write_text("#####\n#@$.#\n#####\n")
+    solution = tmp_path / "long.txt"
+    solution.write_text("r" * 101)
+    one_error(run("verify", level, f"@{solution}"), "more than 100 characters")
+
+
+def test_many_broken_levels_give_a_bounded_number_of_warnings(tmp_path: Path) -> None:
+    path = tmp_path / "many.xsb"
+    broken = "\n".join(f"; {i}\n#####\n#@$.#\n#3(#\n" for i in range(100))
+    path.write_text("; good\n#####\n#@$.#\n#####\n\n" + broken)
+    result = run("info", path)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 21 and lines[-1].endswith("skipped 80 more broken levels")

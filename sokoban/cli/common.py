@@ -190,6 +190,10 @@ def level_option(
 # --- collections --------------------------------------------------------------------------
 
 
+#: Broken levels warned about one by one; the rest are counted in one more line.
+MAX_WARNINGS = 20
+
+
 def load_collection(path: str | os.PathLike[str]) -> Collection:
     """Read a collection; each broken level is skipped with one warning line on stderr.
 
@@ -207,10 +211,12 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     errors = collection.errors
     if not collection.levels and len(errors) == 1:
         raise SokobanError(f"{name}: {errors[0]}")
-    for error in errors:
+    for error in errors[:MAX_WARNINGS]:
         # The error names the level's position ("level 3: ...") when the reader knows it.
         what = "" if getattr(error, "level", None) is not None else "a broken level: "
         warn(f"{name}: skipped {what}{error}")
+    if len(errors) > MAX_WARNINGS:
+        warn(f"{name}: skipped {len(errors) - MAX_WARNINGS} more broken levels")
     if not collection.levels:
         if errors:
             raise SokobanError(f"{name}: none of its {len(errors)} levels can be read")
@@ -355,6 +361,11 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise
 
 
+#: Most characters read for an ``@PATH`` argument: far more than any solution needs, few
+#: enough that ``@/dev/zero`` stops at once.
+MAX_ARGUMENT_FILE = 16_000_000
+
+
 def read_text_argument(value: str, param_hint: str | None = None) -> str:
     """An argument's text, or a file's when it is ``@PATH`` (``@-`` reads stdin)."""
     if not value.startswith("@"):
@@ -364,12 +375,19 @@ def read_text_argument(value: str, param_hint: str | None = None) -> str:
         raise click.BadParameter(
             "'@' needs a file name after it (or '-' for stdin)", param_hint=param_hint
         )
-    if source == "-":
-        return sys.stdin.read()
     try:
-        return Path(source).read_text(encoding="utf-8")
+        if source == "-":
+            text = sys.stdin.read(MAX_ARGUMENT_FILE + 1)
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read(MAX_ARGUMENT_FILE + 1)
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise click.BadParameter(
             f"cannot read {source!r}: {reason}", param_hint=param_hint
         ) from None
+    if len(text) > MAX_ARGUMENT_FILE:
+        raise click.BadParameter(
+            f"{source!r} holds more than {MAX_ARGUMENT_FILE:,} characters", param_hint=param_hint
+        )
+    return text
