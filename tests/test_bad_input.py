@@ -261,3 +261,13 @@ def test_many_broken_levels_give_a_bounded_number_of_warnings(tmp_path: Path) ->
     assert result.exit_code == 0, result.stderr
     lines = result.stderr.splitlines()
     assert len(lines) == 21 and lines[-1].endswith("skipped 80 more broken levels")
+
+
+@pytest.mark.parametrize("command", ["show", "info", "verify"])
+def test_titles_cannot_send_escape_sequences(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "evil.xsb"
+    path.write_text("Evil\x1b]0;pwned\x07\n#####\n#@$.#\n#####\n")
+    result = run(command, path, *(["R"] if command == "verify" else []))
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "Evil?]0;pwned?" in result.stdout

@@ -61,6 +61,19 @@ def warn(message: str) -> None:
     click.echo(f"warning: {message}", err=True)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Text from a file, safe to print on a terminal: control characters (an escape
+    sequence in a title could recolour or retitle the terminal) become ``?``.
+
+    >>> printable("Evil\x1b[31m")
+    'Evil?[31m'
+    """
+    return _CONTROL.sub("?", text)
+
+
 def console(stderr: bool = False) -> Console:
     """A rich console on the current stdout (or stderr); colours only on a terminal.
 

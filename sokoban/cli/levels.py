@@ -20,6 +20,7 @@ from sokoban.cli.common import (
     level_option,
     level_record,
     load_collection,
+    printable,
     read_text_argument,
     same_file,
     select_levels,
@@ -43,7 +44,7 @@ _BOARD_STYLES = {
 
 def _name(number: int, level: Level) -> str:
     """``level 3 (Title)``; a title that is just the number (as in Microban) is left out."""
-    title = level.title.strip()
+    title = printable(level.title.strip())
     return f"level {number}" + (f" ({title})" if title and title != str(number) else "")
 
 
@@ -75,7 +76,7 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
     heading = file.name
     if collection.title and collection.title != file.stem:
         heading += f": {collection.title}"
-    table = Table(title=Text(heading), title_justify="left")
+    table = Table(title=Text(printable(heading)), title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("title")
     table.add_column("size", justify="right")
@@ -85,7 +86,7 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
         problems = "; ".join(record["problems"])
         table.add_row(
             str(record["number"]),
-            Text(record["title"]),
+            Text(printable(record["title"])),
             f"{record['width']}x{record['height']}",
             str(record["boxes"]),
             Text(problems, style="red") if problems else Text("none", style="green"),
@@ -301,7 +302,7 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
             metrics = record.get("metrics", {})
             table.add_row(
                 str(record["level"]),
-                Text(record["title"]),
+                Text(printable(record["title"])),
                 str(record["solution"]),
                 str(metrics.get("moves", "")),
                 str(metrics.get("pushes", "")),
