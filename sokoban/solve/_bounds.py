@@ -1,9 +1,10 @@
 """Lower bounds on the pushes left: minimum-cost perfect matching of boxes to goals over
 push distances (the Hungarian algorithm), and the cheaper sum of nearest-goal distances.
 
-Both are admissible. They are not consistent: a push can leave the player on a side of
-the box from which its distance is longer than the best side's, so the bound may fall by
-more than one in a push; optimal searches therefore reopen positions reached more cheaply.
+Both are admissible. They are not consistent: a box's distance is taken from the best
+side of its cell, which after a push may be a side the player cannot get to, so the bound
+can fall by more than one in a push; optimal searches therefore reopen positions reached
+more cheaply.
 A bound of :data:`sokoban.solve._board.INF` or more means a bipartite deadlock: no perfect
 matching of boxes to goals they can still reach.
 """
