@@ -396,8 +396,11 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
                     dropped = True
                     break
                 w = leaf_heap[0]
-                if n_f[w] < f or (n_f[w] == f and n_g[w] >= g):
-                    dropped = True  # the new child is the worst leaf: forget it at once
+                if n_f[w] < f:
+                    # The new child is worse than every leaf: forget it at once. (On a tie
+                    # the leaf goes, even a deeper one: dropping the child would put n
+                    # back first on OPEN, to make the same child again, for ever.)
+                    dropped = True
                     break
                 _forget(w, table, heaps, state, nodes)
                 # The table moved entries: find the child's slot again.
