@@ -215,8 +215,8 @@ def bfs_moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
             False,
             SearchStats(),
             f"refused: up to {estimate:,} positions ({need / 2**20:,.0f} MiB) may not fit the "
-            f"memory limit of {memory / 2**20:,.0f} MiB; use a push-level method, a larger "
-            "limit, or force=True",
+            f"memory limit of {memory / 2**20:,.0f} MiB; use a push-level method or a larger "
+            "limit (the option force=True tries anyway)",
         )
     capacity = 1 << 10  # a power of two, as the table's probing needs
     while capacity < min(estimate, 1 << 16):
@@ -333,6 +333,8 @@ def bidirectional(level: Level, limits: Limits, **options: Any) -> SolveResult:
 
     pacer = _Pacer(limits, options)
     peak = size()
+    if peak > memory:
+        return _stopped("bidirectional", "memory", SearchStats(peak_bytes=peak))
     code, limit = _bidirectional.BUDGET, ""
     while True:
         limit = pacer.reached(int(state[_bidirectional.EXPANDED]))
@@ -433,6 +435,8 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
 
     pacer = _Pacer(limits, options)
     peak = size()
+    if peak > memory:
+        return _stopped("ida", "memory", SearchStats(peak_bytes=peak), h0)
     threshold = h0
     code, limit = _ida.BUDGET, ""
     iterations = 0
