@@ -437,3 +437,10 @@ def test_family_matches_optimal_csv(method: str, microban, shared_levels) -> Non
         assert result.solution is not None and result.solution.pushes == pushes, number
         solved += 1
     assert solved > 0
+
+
+@pytest.mark.parametrize("method", FAMILY)
+def test_a_memory_limit_of_zero_is_a_clear_result(method: str) -> None:
+    result = solve(level(OWN[3]), method, Limits(memory=0))
+    assert result.status is Status.MEMORY_LIMIT, result.message
+    assert result.solution is None and result.message
