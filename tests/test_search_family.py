@@ -444,3 +444,41 @@ def test_a_memory_limit_of_zero_is_a_clear_result(method: str) -> None:
     result = solve(level(OWN[3]), method, Limits(memory=0))
     assert result.status is Status.MEMORY_LIMIT, result.message
     assert result.solution is None and result.message
+
+
+def _random_rooms(seed: int, count: int) -> list[Level]:
+    """Small random rooms with 1-3 boxes that the references handle in well under a second."""
+    import random
+
+    rng = random.Random(seed)
+    rooms: list[Level] = []
+    while len(rooms) < count:
+        w, h, nb = rng.randint(4, 6), rng.randint(4, 5), rng.randint(1, 3)
+        grid = [["#"] * (w + 2) for _ in range(h + 2)]
+        for y in range(1, h + 1):
+            for x in range(1, w + 1):
+                grid[y][x] = "#" if rng.random() < 0.18 else " "
+        cells = [(x, y) for y in range(1, h + 1) for x in range(1, w + 1) if grid[y][x] == " "]
+        if len(cells) < 2 * nb + 2:
+            continue
+        picked = rng.sample(cells, 2 * nb + 1)
+        for (x, y), char in zip(picked, "@" + "$" * nb + "." * nb, strict=True):
+            grid[y][x] = char
+        room = Level.from_xsb("\n".join("".join(row) for row in grid))
+        if not room.problems():
+            rooms.append(room)
+    return rooms
+
+
+def test_family_agrees_with_references_on_random_rooms() -> None:
+    for room in _random_rooms(2026, 80):
+        pushes = naive_search.fewest_pushes(room, 100_000)
+        moves = naive_search.fewest_moves(room, 200_000)
+        result = solve(room, "bfs-moves")
+        assert (result.solution.moves if result.solution else None) == moves, room.xsb()
+        for method in ("bidirectional", "ida", "sma"):
+            result = solve(room, method)
+            assert (result.solution.pushes if result.solution else None) == pushes, (method, room)
+        if pushes:
+            tight = solve(room, "sma", budget=pushes + 1)
+            assert tight.solution is not None and tight.solution.pushes == pushes, room.xsb()
