@@ -20,6 +20,7 @@ import contextlib
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -130,11 +131,41 @@ def executor(workers: int | None = None, scheduler: str | None = None) -> Iterat
             yield pool
         return
     n = workers or default_workers()
-    with cf.ProcessPoolExecutor(max_workers=n, mp_context=_process_context()) as pool:
-        try:
-            yield pool
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    pool = cf.ProcessPoolExecutor(max_workers=n, mp_context=_process_context())
+    try:
+        yield pool
+    except BaseException:
+        # Interrupted (Ctrl-C) or failed: stop the workers now rather than wait for their
+        # running tasks, which may take hours, and leave none running on their own.
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(pool: cf.ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    # Python 3.11's pool thread, seeing its workers gone, marks every pending future
+    # broken, and fails with InvalidStateError on those already cancelled: noise here,
+    # where the workers are stopped on purpose, so that thread's error is not printed.
+    hook = threading.excepthook
+
+    def quiet(args: Any) -> None:
+        if not issubclass(args.exc_type, cf.InvalidStateError):
+            hook(args)
+
+    threading.excepthook = quiet
+    try:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)
+        thread = getattr(pool, "_executor_manager_thread", None)
+        if thread is not None:
+            thread.join(timeout=5)
+    finally:
+        threading.excepthook = hook
 
 
 def _slots(pool: cf.Executor) -> int:

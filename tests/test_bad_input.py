@@ -8,6 +8,7 @@ import io
 import json
 import os
 import pickle
+import signal
 import time
 from pathlib import Path
 
@@ -271,3 +272,36 @@ def test_titles_cannot_send_escape_sequences(tmp_path: Path, command: str) -> No
     assert result.exit_code == 0, result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "Evil?]0;pwned?" in result.stdout
+
+
+def test_sigterm_stops_a_command_as_ctrl_c_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def terminated(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the signal arrives before this ends
+
+    monkeypatch.setattr(layouts, "longest", terminated)
+    before = signal.getsignal(signal.SIGTERM)
+    path = tmp_path / "run.json"
+    one_error(run("longest", "--room", "4x4", "--checkpoint", path), "interrupted", "resume")
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_exhaustive_runs_that_would_never_end_are_refused() -> None:
+    with pytest.raises(AnalysisError, match="too many to enumerate"):
+        layouts.longest(16, 16, 8, workers=0)
+    one_error(run("longest", "--room", "16x16", "-k", "8"), "--search anneal")
+
+
+def test_interrupt_stops_running_workers_at_once() -> None:
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        with batch.executor(workers=1) as pool:
+            future = pool.submit(time.sleep, 120)
+            while not future.running():
+                time.sleep(0.05)
+            processes = list(pool._processes.values())  # type: ignore[attr-defined]
+            raise KeyboardInterrupt
+    assert time.perf_counter() - started < 30
+    assert processes and not any(p.is_alive() for p in processes)

@@ -37,6 +37,9 @@ TARGET_CHUNKS = 400
 SMALL_RUN = 20_000
 #: Largest interior side the enumeration and search accept.
 MAX_SIDE = 16
+#: Most combinations an exhaustive run takes on (about a day on two cores); past that the
+#: run would never end, and ``--search anneal`` is the tool.
+MAX_COMBINATIONS = 10**9
 #: Version of the checkpoint format.
 CHECKPOINT_VERSION = 1
 
@@ -333,6 +336,7 @@ def longest(
     description: str | None = None,
     chunk_size: int | None = None,
     stop_after: int | None = None,
+    max_combinations: int = MAX_COMBINATIONS,
 ) -> LongestResult:
     """Every layout of ``k`` obstacles in a ``width`` x ``height`` interior, up to symmetry.
 
@@ -344,10 +348,17 @@ def longest(
     :param description: show a progress bar with this label.
     :param stop_after: stop after this many new chunks (for tests of resuming); the result
         is then not ``proven``.
+    :param max_combinations: refuse runs over this many combinations of ``k`` cells.
     """
     from sokoban import batch
 
     _check_room(width, height, k)
+    combinations = math.comb(width * height, k)
+    if combinations > max_combinations:
+        raise AnalysisError(
+            f"{combinations:,} ways to place {k} obstacles in {width} x {height} are too many "
+            f"to enumerate (at most {max_combinations:,}); use --search anneal for a lower bound"
+        )
     plan = chunks(width, height, k, chunk_size)
     if workers is None and scheduler is None and math.comb(width * height, k) <= SMALL_RUN:
         workers = 0  # starting processes would take longer than the work

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 from typing import Any
 
 import click
@@ -45,6 +47,7 @@ class _Group(click.Group):
     their exit status 2, other errors exit 1."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        previous = _interrupt_on_sigterm()
         try:
             return super().invoke(ctx)
         except click.ClickException as error:
@@ -53,6 +56,23 @@ class _Group(click.Group):
         except (SokobanError, OSError, MemoryError) as error:
             click.echo(f"error: {_one_line(error)}", err=True)
             ctx.exit(1)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _interrupt_on_sigterm() -> Any:
+    """Make SIGTERM (``timeout``, ``kill``, a shutdown) stop a command as Ctrl-C does, so
+    that it stops its workers and saves its checkpoint; returns the handler it replaced."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return None
+    return signal.signal(signal.SIGTERM, _sigterm)
 
 
 @click.group(cls=_Group)
