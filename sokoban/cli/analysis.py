@@ -100,10 +100,12 @@ def single_box(file: Path, level: Selection | None, histogram: Path | None, as_j
     collection = load_collection(file)
     room = bare_room(select_one(collection, level, file))
     floor = len(room_floor(room))
-    if floor > PROGRESS_FLOOR and not as_json:
+    if floor > PROGRESS_FLOOR:
+        from rich.console import Console
         from rich.progress import Progress
 
-        with Progress(transient=True) as bar:
+        # On stderr, so that the table or the JSON on stdout stays whole.
+        with Progress(console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("single-box tables", total=floor)
             table = analyse(room, progress=lambda done, total: bar.update(task, completed=done))
     else:
@@ -232,7 +234,7 @@ def longest_command(
         raise click.BadParameter(
             f"{obstacles} obstacles do not fit in {width} x {height}", param_hint="--obstacles"
         )
-    label = None if as_json else f"{width}x{height}, {obstacles} obstacles"
+    label = f"{width}x{height}, {obstacles} obstacles"  # a progress bar on stderr
     if search == "anneal":
         result = search_module.anneal(
             width,
