@@ -305,3 +305,10 @@ def test_interrupt_stops_running_workers_at_once() -> None:
             raise KeyboardInterrupt
     assert time.perf_counter() - started < 30
     assert processes and not any(p.is_alive() for p in processes)
+
+
+def test_layout_search_arguments_are_checked() -> None:
+    with pytest.raises(AnalysisError, match="at least one combination"):
+        layouts.longest(3, 3, 1, workers=0, chunk_size=0)
+    with pytest.raises(AnalysisError, match="at least one chain"):
+        layouts.anneal(3, 3, 1, seconds=1, chains=0, workers=0)

@@ -208,6 +208,8 @@ def run_chunk(chunk: Chunk) -> dict[str, Any]:
 def chunks(width: int, height: int, k: int, chunk_size: int | None = None) -> list[Chunk]:
     """The run's chunks, in order."""
     total = math.comb(width * height, k)
+    if chunk_size is not None and chunk_size < 1:
+        raise AnalysisError(f"a chunk holds at least one combination, not {chunk_size}")
     if chunk_size is None:
         chunk_size = max(64, -(-total // TARGET_CHUNKS))
     return [
@@ -496,6 +498,8 @@ def anneal(
         raise AnalysisError(f"the time budget must be a positive number of seconds, not {seconds}")
     if chains is None:
         chains = 1 if workers == 0 else (workers or batch.default_workers())
+    if chains < 1:
+        raise AnalysisError(f"annealing needs at least one chain, not {chains}")
     tasks = [AnnealTask(width, height, k, metric, seconds, seed * 1000 + i) for i in range(chains)]
     started = time.perf_counter()
     runs = [
