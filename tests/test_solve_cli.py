@@ -102,3 +102,13 @@ def test_bench_flags_a_wrong_optimum(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1
     assert "differ from known optima" in result.output
+
+
+def test_methods_lists_the_registry() -> None:
+    result = CliRunner().invoke(main, ["methods", "--json"])
+    assert result.exit_code == 0, result.output
+    records = {r["name"]: r for r in json.loads(result.output)}
+    assert records["astar"]["optimises"] == "pushes" and records["astar"]["optimal"]
+    assert not records["greedy"]["optimal"]
+    table = CliRunner().invoke(main, ["methods"])
+    assert table.exit_code == 0 and "moves" in table.output

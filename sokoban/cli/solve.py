@@ -78,6 +78,39 @@ def _size(n: int) -> str:
     raise AssertionError
 
 
+@main.command("methods")
+@json_option
+def methods_command(as_json: bool) -> None:
+    """List the search methods: what each minimises and whether it proves an optimum."""
+    from rich.table import Table
+
+    from sokoban.solve import METHODS
+
+    records = [
+        {
+            "name": spec.name,
+            "optimises": spec.optimises,
+            "optimal": spec.optimal,
+            "description": spec.description,
+        }
+        for spec in sorted(METHODS.values(), key=lambda spec: spec.name)
+    ]
+    if as_json:
+        echo_json(records)
+        return
+    table = Table()
+    for column in ("method", "minimises", "optimal", "description"):
+        table.add_column(column)
+    for r in records:
+        table.add_row(
+            r["name"], r["optimises"] or "-", "yes" if r["optimal"] else "no", r["description"]
+        )
+    out = console()
+    if not out.is_terminal:
+        out.width = 120
+    out.print(table)
+
+
 @main.command("solve")
 @file_argument
 @level_option()
