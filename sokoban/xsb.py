@@ -36,6 +36,7 @@ import dataclasses
 import io
 import os
 import re
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -808,10 +809,29 @@ def dump(
     rle: bool = False,
     header: str = "",
 ) -> None:
-    """Write a collection (see :func:`format_collection`) to a path or a text handle."""
+    """Write a collection (see :func:`format_collection`) to a path or a text handle.
+
+    A path is written whole or not at all: the text goes to a temporary file beside it,
+    renamed over it at the end, so a failed write never leaves half a collection.
+    """
     text = format_collection(levels, rle=rle, header=header)
-    if isinstance(dest, (str, os.PathLike)):
-        with open(dest, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
+    if not isinstance(dest, (str, os.PathLike)):
         dest.write(text)
+        return
+    target = Path(dest)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

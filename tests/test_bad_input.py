@@ -312,3 +312,18 @@ def test_layout_search_arguments_are_checked() -> None:
         layouts.longest(3, 3, 1, workers=0, chunk_size=0)
     with pytest.raises(AnalysisError, match="at least one chain"):
         layouts.anneal(3, 3, 1, seconds=1, chains=0, workers=0)
+
+
+def test_dump_writes_whole_or_not_at_all(tmp_path: Path) -> None:
+    path = tmp_path / "set.xsb"
+    path.write_text("old\n")
+    path.chmod(0o640)
+
+    # A lone surrogate cannot be encoded: the write fails after the file was opened.
+    unwritable = Level.from_xsb("#####\n#@$.#\n#####").with_metadata(title="bad \ud800")
+    with pytest.raises(UnicodeEncodeError):
+        xsb.dump([unwritable], path)
+    assert path.read_text() == "old\n"
+    xsb.dump([Level.from_xsb("#####\n#@$.#\n#####")], path)
+    assert len(xsb.load(path)) == 1 and path.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["set.xsb"]  # no temporary file left
