@@ -327,3 +327,10 @@ def test_dump_writes_whole_or_not_at_all(tmp_path: Path) -> None:
     xsb.dump([Level.from_xsb("#####\n#@$.#\n#####")], path)
     assert len(xsb.load(path)) == 1 and path.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["set.xsb"]  # no temporary file left
+
+
+def test_render_never_overwrites_its_level_file(tmp_path: Path) -> None:
+    path = tmp_path / "level.svg"  # an XSB file with an odd name
+    path.write_text(ROOM)
+    one_error(run("render", path, "-o", path), "input file")
+    assert path.read_text() == ROOM

@@ -449,10 +449,10 @@ def test_render_errors(runner, tmp_path, good) -> None:
     one_error(run(runner, "render", good, "-o", tmp_path / "x.svg"), "--level", code=2)
     one_error(run(runner, "render", good, "-l", "1", "-o", tmp_path / "x.svg", "--cell", "1"))
     one_error(run(runner, "render", good, "-l", "99", "-o", tmp_path / "x.svg"), "99")
-    # A directory that is not there: the message names the file asked for, not a temporary.
+    # A directory that is not there: refused before drawing, naming the file asked for.
     missing = tmp_path / "no" / "x.svg"
-    line = one_error(run(runner, "render", good, "-l", "1", "-o", missing), f"{missing}:")
-    assert "No such file" in line
+    line = one_error(run(runner, "render", good, "-l", "1", "-o", missing), f"{missing}")
+    assert "does not exist" in line and ".x.svg." not in line
 
 
 # --- the public collections ----------------------------------------------------------------

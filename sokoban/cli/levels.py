@@ -360,6 +360,7 @@ def render(file: Path, level: Selection | None, output: Path, cell: int, as_json
         raise click.BadParameter(
             f"{os.fspath(output)!r} must end in .svg or .png", param_hint="'--output'"
         )
+    check_output(output, "'--output'", inputs=(file,))
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     if suffix == ".svg":
