@@ -89,7 +89,7 @@ def test_moves_method_agrees_with_naive_move_bfs(text: str) -> None:
     assert result.solution is not None and result.solution.moves == naive.fewest_moves(start)
 
 
-@pytest.mark.parametrize("method", ["greedy", "wastar"])
+@pytest.mark.parametrize("method", ["greedy", "wastar", "fast"])
 def test_fast_methods_solve_and_are_not_better_than_optimal(method: str) -> None:
     for text in SMALL:
         start = level(text)
@@ -441,7 +441,7 @@ def test_bad_method_options_and_limits() -> None:
 
 
 def test_registry_describes_methods() -> None:
-    assert {"astar", "moves", "bfs", "greedy", "wastar"} <= set(METHODS)
+    assert {"astar", "moves", "bfs", "greedy", "wastar", "fast"} <= set(METHODS)
     assert METHODS["astar"].optimises == "pushes" and METHODS["astar"].optimal
     assert METHODS["moves"].optimises == "moves"
     assert not METHODS["greedy"].optimal

@@ -81,3 +81,12 @@ def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
         pytest.skip("not solved within 10 s")
     assert result.status is Status.SOLVED
     assert result.solution is not None and result.solution.pushes == int(row["pushes"])
+
+
+def test_fast_portfolio_falls_back_to_astar() -> None:
+    # Greedy search misses Microban 146 (14 pushes); the fast method's A* half finds it.
+    level = _collection("microban.xsb")[145]
+    result = solve(level, "fast", Limits(time=6))
+    assert result.status is Status.SOLVED and result.method == "fast"
+    assert result.solution is not None and result.solution.pushes == 14
+    assert result.message.startswith("astar")

@@ -196,3 +196,32 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         tunnels=bool(options.get("tunnels", weight > 1.0)),
         progress=options.get("progress"),
     )
+
+
+@register("fast", "greedy first, then A* in the time left: the widest net at a time limit")
+def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Greedy search for half the time limit (or 200,000 expansions without one), then
+    push-optimal A* for the rest: the methods fail on different levels. The result says
+    which one solved it in its message; it is optimal when A* found it."""
+    _check(options, {"progress"}, "fast")
+    progress = options.get("progress")
+    if limits.time is not None:
+        first = Limits(limits.time / 2, limits.nodes, limits.memory)
+    else:
+        budget = 200_000 if limits.nodes is None else limits.nodes // 2
+        first = Limits(None, budget, limits.memory)
+    quick = greedy(level, first, progress=progress)
+    if quick.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
+        return dataclasses.replace(quick, method="fast", message=f"greedy: {quick.message}")
+    spent = quick.stats
+    time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
+    nodes_left = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
+    slow = astar(level, Limits(time_left, nodes_left, limits.memory), progress=progress)
+    total = SearchStats(
+        spent.expanded + slow.stats.expanded,
+        spent.generated + slow.stats.generated,
+        max(spent.stored, slow.stats.stored),
+        max(spent.peak_bytes, slow.stats.peak_bytes),
+        spent.seconds + slow.stats.seconds,
+    )
+    return dataclasses.replace(slow, method="fast", stats=total, message=f"astar: {slow.message}")
