@@ -5,6 +5,7 @@ and a PNG plot)."""
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     Selection,
+    check_output,
     console,
     echo_json,
     file_argument,
@@ -26,6 +28,24 @@ from sokoban.errors import SokobanError
 
 #: The methods ``compare`` runs when --methods is not given.
 DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "moves")
+#: The largest SMA* budget ``curve`` runs, in nodes: about 1 GiB of arrays for a few boxes
+#: (the budget is allocated as the tree grows, and no memory limit caps it).
+MAX_BUDGET = 10_000_000
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf``: ``float()`` reads
+    both, and no range check catches ``nan``."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+#: Seconds or MiB: a positive, finite number.
+POSITIVE = FiniteFloatRange(min=0, min_open=True)
 
 
 def _size(n: int) -> str:
@@ -64,8 +84,11 @@ def _budgets(text: str) -> list[int]:
             raise click.BadParameter(
                 f"{part!r} is not a whole number of nodes in {text!r}", param_hint="'--budgets'"
             ) from None
-        if value < 1:
-            raise click.BadParameter(f"a budget of {value} nodes", param_hint="'--budgets'")
+        if not 1 <= value <= MAX_BUDGET:
+            raise click.BadParameter(
+                f"a budget of {value:,} nodes; budgets are 1 to {MAX_BUDGET:,} nodes",
+                param_hint="'--budgets'",
+            )
         budgets.append(value)
     if not budgets:
         raise click.BadParameter("name at least one budget", param_hint="'--budgets'")
@@ -104,14 +127,14 @@ def _record(method: str, result: Any) -> dict[str, Any]:
 _time_option = click.option(
     "--time-limit",
     "-t",
-    type=click.FloatRange(min=0),
+    type=POSITIVE,
     default=10.0,
     show_default=True,
     help="Seconds per run.",
 )
 _memory_option = click.option(
     "--memory-limit",
-    type=click.FloatRange(min=0),
+    type=POSITIVE,
     default=None,
     help="MiB of search memory per run (default 2048).",
 )
@@ -270,17 +293,30 @@ def curve(
     table and a PNG plot. A* gives the optimum to check each solution against."""
     from rich.table import Table
 
-    from sokoban.solve import Limits, solve
+    from sokoban.solve import Limits, Status, solve
 
     sizes = _budgets(budgets)
+    if no_plot and plot is not None:
+        raise click.UsageError("--plot and --no-plot contradict each other: give one")
+    if as_json and plot is not None and str(plot) == "-":
+        raise click.UsageError("--plot - and --json would both write to stdout: give a file")
+    if plot is not None:
+        # Refused before the searches, not after them: never the level file itself.
+        check_output(plot, "'--plot'", inputs=(file,))
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     number = collection.number(lv)
     if lv.problems():
         raise SokobanError(f"level {number} cannot be solved: {'; '.join(lv.problems())}")
+    target = None if no_plot else (plot if plot is not None else Path(f"curve-{number}.png"))
+    if target is not None and plot is None:
+        check_output(target, "'--plot'", inputs=(file,))
     err = console(stderr=True)
     with err.status(f"astar: the optimum (up to {time_limit:g} s)"):
         reference = solve(lv, "astar", Limits(time=time_limit))
+    if reference.status is Status.UNSOLVABLE:
+        # Every budget would say the same, and the plot would have no curve to draw.
+        raise SokobanError(f"level {number} has no solution (astar proved it): no curve to draw")
     optimum = reference.solution.pushes if reference.solution is not None else None
     rows = []
     for size in sizes:
@@ -293,9 +329,7 @@ def curve(
         )
         rows.append(row)
     title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
-    target = None
-    if not no_plot:
-        target = plot if plot is not None else Path(f"curve-{number}.png")
+    if target is not None:
         write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes", optimum))
     if as_json:
         echo_json(
