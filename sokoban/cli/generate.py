@@ -18,7 +18,8 @@ from typing import Any
 import click
 
 from sokoban.cli import main
-from sokoban.cli.common import console, write_atomically
+from sokoban.cli.common import check_output, console, load_collection, same_file, write_atomically
+from sokoban.cli.search import POSITIVE
 from sokoban.errors import SokobanError
 
 _SIZE = re.compile(r"\s*(\d+)\s*[xX*,]\s*(\d+)\s*")
@@ -35,23 +36,27 @@ def _parse_size(value: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def _layout(value: str) -> Any:
-    """A layout name, or the floor of the first level in a file."""
+def _layout_file(value: str) -> Path | None:
+    """The file ``--layout`` names, or ``None`` for a layout name."""
     if value in _LAYOUT_NAMES:
-        return value
+        return None
     path = Path(value)
     if not path.exists():
         raise click.BadParameter(
             f"{value!r} is neither a layout ({', '.join(_LAYOUT_NAMES)}) nor a file",
             param_hint="'--layout'",
         )
-    from sokoban import xsb
+    return path
+
+
+def _layout(value: str) -> Any:
+    """A layout name, or the floor of the first level in a file."""
+    path = _layout_file(value)
+    if path is None:
+        return value
     from sokoban.generate.layouts import from_level
 
-    collection = xsb.load(path)
-    if not collection.levels:
-        raise SokobanError(f"layout file {value!r} holds no level")
-    return from_level(collection.levels[0])
+    return from_level(load_collection(path)[0])
 
 
 def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
@@ -106,9 +111,7 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
 )
 @click.option("--scheduler", help="A Dask scheduler address (tcp://host:port) to run on.")
 @click.option("--max-attempts", type=click.IntRange(min=1), help="Give up after this many.")
-@click.option(
-    "--budget", type=click.FloatRange(min=0), default=None, help="Give up after this many seconds."
-)
+@click.option("--budget", type=POSITIVE, default=None, help="Give up after this many seconds.")
 @click.option(
     "--node-limit",
     type=click.IntRange(min=1),
@@ -119,7 +122,7 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
 @click.option(
     "--time-limit",
     "-t",
-    type=click.FloatRange(min=0),
+    type=POSITIVE,
     default=60.0,
     show_default=True,
     help="Verifying solver: seconds per level.",
@@ -157,15 +160,33 @@ def generate(
 ) -> None:
     """Generate levels, each solved optimally and rated, as an XSB collection."""
     from sokoban import xsb
+    from sokoban.generate import check_request
     from sokoban.generate import generate as run_generator
 
     width, height = _parse_size(size)
-    chosen = _layout(layout)
+    # Everything refused before the work starts: the outputs (never an input, nor each
+    # other), then the request, then the layout file.
+    layout_file = _layout_file(layout)
+    inputs = () if layout_file is None else (layout_file,)
     if metrics is None and output is not None:
         metrics = output.with_suffix(".json")
-    for path in (output, metrics):
-        if path is not None and not path.resolve().parent.is_dir():
-            raise SokobanError(f"{str(path)!r}: the directory does not exist")
+    if output is not None:
+        check_output(output, "'--output'", inputs=inputs)
+    if metrics is not None:
+        check_output(metrics, "'--metrics'", inputs=inputs)
+        if output is not None and same_file(output, metrics):
+            raise click.BadParameter(
+                f"{str(metrics)!r} is the --output file too; name another", param_hint="'--metrics'"
+            )
+    chosen = _layout(layout)
+    check_request(
+        (width, height),
+        boxes,
+        layout=chosen,
+        placement=placement,
+        metric=metric,
+        difficulty=difficulty,
+    )
     if workers is None and scheduler is None and count < SMALL_RUN:
         workers = 0  # starting processes costs more than a few levels take
     attempts = 0
@@ -215,7 +236,7 @@ def generate(
             max_attempts=max_attempts,
             budget=budget,
             nodes=node_limit,
-            seconds=time_limit or None,
+            seconds=time_limit,
             on_level=on_level,
             on_attempt=on_attempt,
         )

@@ -20,6 +20,7 @@ from sokoban.generate.generator import (
     GenerateReport,
     Spec,
     attempt,
+    check_request,
     generate,
 )
 from sokoban.generate.layouts import LAYOUTS, LayoutError
@@ -39,6 +40,7 @@ __all__ = [
     "Spec",
     "attempt",
     "canonical",
+    "check_request",
     "generate",
     "measure",
     "pull_search",

@@ -28,7 +28,7 @@ from sokoban.generate import difficulty as _difficulty
 from sokoban.generate.dedup import Deduplicator
 from sokoban.generate.layouts import LAYOUTS, LayoutError
 from sokoban.generate.reverse import MAX_STATES, Board, pull_search, reverse_walk
-from sokoban.level import Level
+from sokoban.level import MAX_FLOOR, MAX_SIDE, Level
 from sokoban.lurd import Solution, verify
 
 #: Exhaustive pull search when the number of box placements, C(floor, boxes), is at most this.
@@ -281,7 +281,18 @@ def _check(spec: Spec) -> None:
             raise GenerateError(
                 f"size {spec.width}x{spec.height} is too small: at least 4x4 with the walls"
             )
+        # Checked before any layout is drawn: a huge board would take minutes to lay out
+        # and still make levels the level model refuses.
+        if spec.width > MAX_SIDE or spec.height > MAX_SIDE:
+            raise GenerateError(
+                f"size {spec.width}x{spec.height} is too large: at most {MAX_SIDE} a side"
+            )
         inner = (spec.width - 2) * (spec.height - 2)
+        if inner > MAX_FLOOR:
+            raise GenerateError(
+                f"size {spec.width}x{spec.height} is too large: {inner} interior cells, "
+                f"over the {MAX_FLOOR} a level may have"
+            )
         # A box needs its own cell and room to be pushed: half the interior is a fair cap.
         if 2 * spec.boxes + 1 > inner:
             raise GenerateError(
@@ -301,6 +312,50 @@ def _check(spec: Spec) -> None:
         raise GenerateError(f"unknown placement {spec.placement!r}; use auto, bfs or walk")
     if spec.metric not in ("pushes", "changes"):
         raise GenerateError(f"unknown metric {spec.metric!r}; use pushes or changes")
+
+
+def _spec(
+    size: tuple[int, int],
+    boxes: int,
+    layout: str | np.ndarray,
+    placement: str,
+    metric: str,
+    difficulty: str | None,
+) -> Spec:
+    width, height = size
+    floor = None
+    layout_name: str | None
+    if isinstance(layout, str):
+        layout_name = layout
+    else:
+        floor = np.asarray(layout, dtype=bool)
+        layout_name = None
+        height, width = floor.shape
+    return Spec(
+        width=width,
+        height=height,
+        boxes=boxes,
+        layout=layout_name,
+        floor=floor,
+        placement=placement,
+        metric=metric,
+        band=difficulty,
+    )
+
+
+def check_request(
+    size: tuple[int, int] = (10, 10),
+    boxes: int = 4,
+    *,
+    layout: str | np.ndarray = "walk",
+    placement: str = "auto",
+    metric: str = "pushes",
+    difficulty: str | None = None,
+) -> None:
+    """Raise :class:`GenerateError` for a request :func:`generate` would refuse (a board
+    too small or over the level model's limits, more boxes than fit, unknown names), so
+    that a caller can refuse it before it starts anything else."""
+    _check(_spec(size, boxes, layout, placement, metric, difficulty))
 
 
 def generate(
@@ -344,29 +399,9 @@ def generate(
     :param solver: a stand-in for :func:`sokoban.solve.solve` called as
         ``solver(level, method, nodes, seconds)``, for tests.
     """
-    width, height = size
-    floor = None
-    layout_name: str | None
-    if isinstance(layout, str):
-        layout_name = layout
-    else:
-        floor = np.asarray(layout, dtype=bool)
-        layout_name = None
-        height, width = floor.shape
-    spec = Spec(
-        width=width,
-        height=height,
-        boxes=boxes,
-        layout=layout_name,
-        floor=floor,
-        placement=placement,
-        metric=metric,
-        band=difficulty,
-        method=method,
-        nodes=nodes,
-        seconds=seconds,
-        solver=solver,
-    )
+    spec = _spec(size, boxes, layout, placement, metric, difficulty)
+    spec = dataclasses.replace(spec, method=method, nodes=nodes, seconds=seconds, solver=solver)
+    width, height = spec.width, spec.height
     _check(spec)
     if count < 1:
         raise GenerateError(f"count must be at least 1, not {count}")
