@@ -203,3 +203,14 @@ def test_generate_layout_files_are_read_like_level_files(tmp_path: Path) -> None
     empty.write_text("; nothing\n")
     refused(["generate", "-l", str(empty)], "no levels", code=1)
     refused(["generate", "-l", str(tmp_path / "missing.xsb")], "neither a layout", code=2)
+
+
+def test_generate_to_stdout_writes_no_stray_files(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    refused(["generate", "--metrics", "-"], "stdout", code=2)
+    result = CliRunner().invoke(
+        main, ["generate", "-n", "1", "-s", "6x6", "-b", "1", "-q", "-o", "-"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count("Generated 6x6 #1") == 1
+    assert list(tmp_path.iterdir()) == []  # no "-.json"

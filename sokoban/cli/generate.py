@@ -131,7 +131,7 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
     "--output",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="XSB file to write [stdout].",
+    help="XSB file to write ['-', stdout].",
 )
 @click.option(
     "--metrics",
@@ -168,8 +168,12 @@ def generate(
     # other), then the request, then the layout file.
     layout_file = _layout_file(layout)
     inputs = () if layout_file is None else (layout_file,)
+    if output is not None and str(output) == "-":
+        output = None  # stdout, as without --output (and no "-.json" beside it)
     if metrics is None and output is not None:
         metrics = output.with_suffix(".json")
+    if metrics is not None and str(metrics) == "-" and output is None:
+        raise click.UsageError("--metrics - and the levels would both go to stdout: add --output")
     if output is not None:
         check_output(output, "'--output'", inputs=inputs)
     if metrics is not None:
