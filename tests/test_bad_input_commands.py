@@ -55,6 +55,7 @@ def level_file(tmp_path: Path) -> Path:
         ("-5", "a budget of -5 nodes"),
         ("100,lots", "not a whole number"),
         (",", "at least one budget"),
+        (",".join(str(n) for n in range(1, 102)), "at most 100 in one curve"),
     ],
 )
 def test_curve_refuses_bad_budgets(level_file: Path, budgets: str, needle: str) -> None:

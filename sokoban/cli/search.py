@@ -31,6 +31,8 @@ DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "
 #: The largest SMA* budget ``curve`` runs, in nodes: about 1 GiB of arrays for a few boxes
 #: (the budget is allocated as the tree grows, and no memory limit caps it).
 MAX_BUDGET = 10_000_000
+#: The most budgets in one curve: a run each, of up to --time-limit seconds.
+MAX_BUDGETS = 100
 
 
 class FiniteFloatRange(click.FloatRange):
@@ -92,7 +94,14 @@ def _budgets(text: str) -> list[int]:
         budgets.append(value)
     if not budgets:
         raise click.BadParameter("name at least one budget", param_hint="'--budgets'")
-    return sorted(set(budgets))
+    distinct = sorted(set(budgets))
+    if len(distinct) > MAX_BUDGETS:
+        # Each budget is a run of up to --time-limit seconds.
+        raise click.BadParameter(
+            f"{len(distinct):,} budgets; at most {MAX_BUDGETS} in one curve",
+            param_hint="'--budgets'",
+        )
+    return distinct
 
 
 def _limits(time_limit: float | None, memory_limit: float | None) -> Any:
