@@ -215,3 +215,26 @@ def test_generate_to_stdout_writes_no_stray_files(tmp_path: Path, monkeypatch) -
     assert result.exit_code == 0, result.stderr
     assert result.stdout.count("Generated 6x6 #1") == 1
     assert list(tmp_path.iterdir()) == []  # no "-.json"
+
+
+def test_generate_that_keeps_nothing_leaves_earlier_files_alone(tmp_path: Path) -> None:
+    out, metrics = tmp_path / "levels.xsb", tmp_path / "levels.json"
+    out.write_text(ROOM)
+    metrics.write_text("[]\n")
+    # A 5x5 room cannot reach the expert band: every attempt is rejected.
+    args = [
+        "generate",
+        "-s",
+        "5x5",
+        "-b",
+        "1",
+        "-d",
+        "expert",
+        "--max-attempts",
+        "3",
+        "--seed",
+        "1",
+    ]
+    args += ["-q", "-w", "0", "-o", str(out)]
+    refused(args, "only 0 of 10 levels", "nothing written", code=1)
+    assert out.read_text() == ROOM and metrics.read_text() == "[]\n"

@@ -250,13 +250,16 @@ def generate(
         f"difficulty {difficulty or 'any'}, seed {report.seed}"
     )
     levels = [g.level for g in report.levels]
-    text = xsb.format_collection(levels, header=header)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomically(output, text)
-    if metrics is not None:
-        write_atomically(metrics, _metrics_text(metrics, [g.as_dict() for g in report.levels]))
+    # A run that kept nothing writes nothing: files from an earlier run stay as they were.
+    if levels:
+        text = xsb.format_collection(levels, header=header)
+        if output is None:
+            click.echo(text, nl=False)
+        else:
+            write_atomically(output, text)
+        if metrics is not None:
+            records = [g.as_dict() for g in report.levels]
+            write_atomically(metrics, _metrics_text(metrics, records))
     if not quiet:
         click.echo(report.summary(), err=True)
     if not report.complete:
@@ -267,6 +270,7 @@ def generate(
                 if report.out_of_time
                 else "(try --max-attempts, a bigger board or another difficulty)"
             )
+            + ("" if levels else "; nothing written")
         )
 
 
