@@ -196,6 +196,8 @@ def test_generate_refuses_outputs_before_generating(tmp_path: Path) -> None:
     refused(["generate", "-o", str(missing)], "--output", "does not exist", code=2)
     refused(["generate", "--metrics", str(missing)], "--metrics", "does not exist", code=2)
     refused(["generate", "-o", str(tmp_path)], "directory", code=2)
+    refused(["generate", "-o", ""], "--output", "no file name", code=2)
+    refused(["generate", "--metrics", ""], "--metrics", "no file name", code=2)
 
 
 def test_generate_layout_files_are_read_like_level_files(tmp_path: Path) -> None:

@@ -170,12 +170,12 @@ def generate(
     inputs = () if layout_file is None else (layout_file,)
     if output is not None and str(output) == "-":
         output = None  # stdout, as without --output (and no "-.json" beside it)
+    if output is not None:
+        check_output(output, "'--output'", inputs=inputs)
     if metrics is None and output is not None:
         metrics = output.with_suffix(".json")
     if metrics is not None and str(metrics) == "-" and output is None:
         raise click.UsageError("--metrics - and the levels would both go to stdout: add --output")
-    if output is not None:
-        check_output(output, "'--output'", inputs=inputs)
     if metrics is not None:
         check_output(metrics, "'--metrics'", inputs=inputs)
         if output is not None and same_file(output, metrics):
