@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import re
 import stat
@@ -404,3 +405,34 @@ def read_text_argument(value: str, param_hint: str | None = None) -> str:
             f"{source!r} holds more than {MAX_ARGUMENT_FILE:,} characters", param_hint=param_hint
         )
     return text
+
+
+# --- option types and formatting shared by the commands ------------------------------------
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf``: ``float()`` reads
+    both, and no range check catches ``nan``."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+#: Seconds or MiB: a positive, finite number.
+POSITIVE = FiniteFloatRange(min=0, min_open=True)
+
+#: Seconds or MiB that may be zero (a limit of zero stops at once): finite, not negative.
+NON_NEGATIVE = FiniteFloatRange(min=0)
+
+
+def format_bytes(n: int) -> str:
+    """A byte count for people: ``B``, ``KiB``, ``MiB`` or ``GiB`` with one decimal."""
+    value = float(n)
+    for unit in ("B", "KiB", "MiB"):
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"

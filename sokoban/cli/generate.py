@@ -18,8 +18,14 @@ from typing import Any
 import click
 
 from sokoban.cli import main
-from sokoban.cli.common import check_output, console, load_collection, same_file, write_atomically
-from sokoban.cli.search import POSITIVE
+from sokoban.cli.common import (
+    POSITIVE,
+    check_output,
+    console,
+    load_collection,
+    same_file,
+    write_atomically,
+)
 from sokoban.errors import SokobanError
 
 _SIZE = re.compile(r"\s*(\d+)\s*[xX*,]\s*(\d+)\s*")

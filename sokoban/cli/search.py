@@ -5,7 +5,6 @@ and a PNG plot)."""
 from __future__ import annotations
 
 import io
-import math
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,13 @@ import click
 
 from sokoban.cli import main
 from sokoban.cli.common import (
+    POSITIVE,
     Selection,
     check_output,
     console,
     echo_json,
     file_argument,
+    format_bytes,
     json_option,
     level_option,
     load_collection,
@@ -33,30 +34,6 @@ DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "
 MAX_BUDGET = 10_000_000
 #: The most budgets in one curve: a run each, of up to --time-limit seconds.
 MAX_BUDGETS = 100
-
-
-class FiniteFloatRange(click.FloatRange):
-    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf``: ``float()`` reads
-    both, and no range check catches ``nan``."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
-
-
-#: Seconds or MiB: a positive, finite number.
-POSITIVE = FiniteFloatRange(min=0, min_open=True)
-
-
-def _size(n: int) -> str:
-    value = float(n)
-    for unit in ("B", "KiB", "MiB"):
-        if value < 1024:
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} GiB"
 
 
 def _methods(text: str) -> list[str]:
@@ -211,7 +188,7 @@ def compare(
             optimal,
             f"{r['seconds']:.2f}",
             f"{r['expanded']:,}",
-            _size(r["peak_bytes"]),
+            format_bytes(r["peak_bytes"]),
         )
     console().print(table)
 
