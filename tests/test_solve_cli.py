@@ -75,8 +75,10 @@ def test_solve_errors_are_one_line(tmp_path: Path) -> None:
 
 def test_solve_time_limit_zero_reports_the_limit(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["solve", str(_file(tmp_path)), "-l", "2", "-t", "0"])
-    assert result.exit_code == 0
+    # The result is printed, and the exit status says the level was not solved.
+    assert result.exit_code == 1
     assert "time limit" in result.output
+    assert "error: 1 of 1 level not solved (level 2: time limit)" in result.output
 
 
 def test_bench_table_and_csv(tmp_path: Path) -> None:

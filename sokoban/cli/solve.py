@@ -3,6 +3,7 @@ line) and ``bench`` (whole collections on local processes, a table and a CSV).""
 
 from __future__ import annotations
 
+import csv
 import os
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,13 @@ import click
 
 from sokoban.cli import main
 from sokoban.cli.common import (
+    NON_NEGATIVE,
     Selection,
+    check_output,
     console,
     echo_json,
     file_argument,
+    format_bytes,
     json_option,
     level_option,
     load_collection,
@@ -47,11 +51,11 @@ def _options(weight: float | None, bound: str | None) -> dict[str, Any]:
 
 
 _time_option = click.option(
-    "--time-limit", "-t", type=click.FloatRange(min=0), default=None, help="Seconds per level."
+    "--time-limit", "-t", type=NON_NEGATIVE, default=None, help="Seconds per level."
 )
 _memory_option = click.option(
     "--memory-limit",
-    type=click.FloatRange(min=0),
+    type=NON_NEGATIVE,
     default=None,
     help="MiB of search memory per level (default 2048).",
 )
@@ -68,14 +72,6 @@ def _check_method(method: str) -> None:
             f"{method!r} is not a method; choose from {', '.join(sorted(METHODS))}",
             param_hint="'--method'",
         )
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    raise AssertionError
 
 
 @main.command("methods")
@@ -170,7 +166,7 @@ def solve_command(
                 rate = expanded / seconds if seconds else 0
                 status.update(
                     f"{name}: {method} {seconds:.1f} s, {expanded:,} expanded, "
-                    f"{rate:,.0f}/s, {_size(search.nbytes)}"
+                    f"{rate:,.0f}/s, {format_bytes(search.nbytes)}"
                 )
 
             result = solve(lv, method, limits, progress=progress, **options)
@@ -222,11 +218,19 @@ def solve_command(
             Text(
                 f"{stats.expanded:,} expanded, {stats.generated:,} generated, "
                 f"{stats.stored:,} stored, {stats.seconds:.2f} s, "
-                f"{stats.nodes_per_second:,.0f} nodes/s, peak {_size(stats.peak_bytes)}"
+                f"{stats.nodes_per_second:,.0f} nodes/s, peak {format_bytes(stats.peak_bytes)}"
             )
         )
     if as_json:
         echo_json(records[0] if len(records) == 1 and level is None else records)
+    unsolved = [r for r in records if r["status"] != Status.SOLVED.value]
+    if unsolved:
+        # The results are printed; the exit status and one line say that not all were solved.
+        first = unsolved[0]
+        raise SokobanError(
+            f"{len(unsolved)} of {len(records)} level{'s' if len(records) != 1 else ''} "
+            f"not solved (level {first['number']}: {first['status']})"
+        )
 
 
 @main.command("bench")
@@ -241,7 +245,7 @@ def solve_command(
 @click.option(
     "--time-limit",
     "-t",
-    type=click.FloatRange(min=0),
+    type=NON_NEGATIVE,
     default=10.0,
     show_default=True,
     help="Seconds per level.",
@@ -291,6 +295,9 @@ def bench_command(
     from sokoban.solve import bench
 
     _check_method(method)
+    if csv_path is not None:
+        inputs = files if optimal_path is None else (*files, optimal_path)
+        check_output(csv_path, "'--csv'", inputs=inputs)
     limits = _limits(time_limit, None, memory_limit)
     tasks = []
     for path in files:
@@ -303,7 +310,11 @@ def bench_command(
             )
     if optimal_path is None and (files[0].parent / "optimal.csv").exists():
         optimal_path = files[0].parent / "optimal.csv"
-    optima = bench.known_optima(optimal_path) if optimal_path is not None else {}
+    try:
+        optima = bench.known_optima(optimal_path) if optimal_path is not None else {}
+    except (UnicodeDecodeError, KeyError, ValueError, csv.Error) as error:
+        name = os.fspath(optimal_path or "")
+        raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
     load_seconds = bench.warm_up(method)
     rows = bench.run(tasks, workers=workers, description=f"bench {method}")
     rows = [bench.check_known(row, optima) for row in rows]
@@ -348,7 +359,7 @@ def _print_bench(
             f"{s.median_seconds:.3f}",
             f"{s.expanded:,}",
             f"{s.nodes_per_second:,.0f}",
-            _size(s.peak_bytes),
+            format_bytes(s.peak_bytes),
         )
     if not out.is_terminal:
         out.width = 120  # every column whole in files and pipes
