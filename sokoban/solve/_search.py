@@ -94,6 +94,24 @@ def reach(start, occ, nbr, seen, mark, queue, walk):
 
 
 @njit
+def moved(boxes, old, new, out):
+    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
+    ``new``, kept sorted."""
+    nb = boxes.shape[0]
+    j = 0
+    for i in range(nb):
+        x = boxes[i]
+        if x != old:
+            out[j] = x
+            j += 1
+    j = nb - 1
+    while j > 0 and out[j - 1] > new:
+        out[j] = out[j - 1]
+        j -= 1
+    out[j] = new
+
+
+@njit
 def bound(kind, boxes, dist, work):
     """The lower bound of kind :data:`BOUND_NONE`/``NEAREST``/``MATCHING`` for ``boxes``
     (int16[b]); at least :data:`INF` on a bipartite deadlock (nearest and matching)."""
@@ -261,18 +279,7 @@ def expand_loop(board, store, table, queue, counters, params):
                     occ[t] = -1
                     occ[b] = k
                     continue
-                # The child's boxes: the parent's with b replaced by t, kept sorted.
-                j = 0
-                for i in range(nb):
-                    x = nd_boxes[node, i]
-                    if x != b:
-                        child[j] = x
-                        j += 1
-                j = nb - 1
-                while j > 0 and child[j - 1] > t:
-                    child[j] = child[j - 1]
-                    j -= 1
-                child[j] = t
+                moved(nd_boxes[node], b, t, child)
                 if exact:
                     player = b
                     cost = walk[p] + 1

@@ -20,7 +20,7 @@ import numpy as np
 from sokoban.solve._board import INF
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
-from sokoban.solve._search import bound, reach
+from sokoban.solve._search import bound, moved, reach
 
 #: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
 #: keep this module working if it takes more).
@@ -73,24 +73,6 @@ def is_solved(boxes, goal):
         if not goal[boxes[i]]:
             return False
     return True
-
-
-@njit
-def moved(boxes, old, new, out):
-    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
-    ``new``, kept sorted."""
-    nb = boxes.shape[0]
-    j = 0
-    for i in range(nb):
-        x = boxes[i]
-        if x != old:
-            out[j] = x
-            j += 1
-    j = nb - 1
-    while j > 0 and out[j - 1] > new:
-        out[j] = out[j - 1]
-        j -= 1
-    out[j] = new
 
 
 @njit
