@@ -114,3 +114,27 @@ def fewest_pushes(level: Level, max_states: int = 2_000_000) -> int | None:
                     tie += 1
                     heapq.heappush(queue, (g + 1, tie, child))
     return None
+
+
+def fewest_pushes_then_moves(level: Level, max_states: int = 2_000_000) -> tuple[int, int] | None:
+    """The least (pushes, moves) in that order that solve ``level``, ``None`` if nothing
+    does: Dijkstra over (player cell, box set) with lexicographic step costs."""
+    assert level.player is not None
+    start = (level.player, level.boxes)
+    best = {start: (0, 0)}
+    todo = [(0, 0, level.player, tuple(sorted(level.boxes)))]
+    while todo:
+        pushes, moves, player, boxes_t = heapq.heappop(todo)
+        boxes = frozenset(boxes_t)
+        if best.get((player, boxes)) != (pushes, moves):
+            continue
+        if _solved(level, boxes):
+            return pushes, moves
+        for target, after in _moves(level, player, boxes):
+            cost = (pushes + (after != boxes), moves + 1)
+            if cost < best.get((target, after), (1 << 30, 0)):
+                if len(best) >= max_states:
+                    raise RuntimeError("reference search too big")
+                best[(target, after)] = cost
+                heapq.heappush(todo, (*cost, target, tuple(sorted(after))))
+    return None

@@ -111,14 +111,21 @@ def _bound_option(options: dict[str, Any]) -> str:
 @register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
 def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal A*; options ``bound`` ("matching" or "nearest"), ``corrals`` (PI-corral
-    pruning, default on) and ``progress`` (called between kernel calls)."""
-    _check(options, {"bound", "progress", "corrals"}, "astar")
+    pruning, default on), ``ties`` ("moves": among positions with the same bound on pushes
+    the one reached with fewer moves first, the default; "deeper": the one with the smaller
+    lower bound first, often fewer expansions) and ``progress`` (called between kernel
+    calls)."""
+    _check(options, {"bound", "progress", "corrals", "ties"}, "astar")
+    ties = options.get("ties", "moves")
+    if ties not in ("moves", "deeper"):
+        raise SokobanError(f"unknown tie-break {ties!r}; choose moves or deeper")
     return run_best_first(
         level,
         limits,
         "astar",
         True,
         bound=_bound_option(options),
+        tiebreak=ties,
         corrals=bool(options.get("corrals", True)),
         progress=options.get("progress"),
     )
@@ -151,7 +158,7 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
         True,
         bound="none",
         wh=0,
-        tiebreak=False,
+        tiebreak="none",
         corrals=bool(options.get("corrals", True)),
         progress=options.get("progress"),
     )
@@ -170,7 +177,7 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
         bound=_bound_option(options),
         wg=0,
         wh=1,
-        tiebreak=False,
+        tiebreak="none",
         corrals=bool(options.get("corrals", True)),
         tunnels=bool(options.get("tunnels", True)),
         progress=options.get("progress"),

@@ -38,14 +38,21 @@ P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL
 #: Bounds: none (0), nearest goal, minimum matching.
 BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
 BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
-#: Secondary keys of the queue (the lower bound, capped).
-TIE_WIDTH = 64
+#: Tie-breaks among equal keys: none (LIFO), deeper nodes first (the least lower bound),
+#: fewer moves first (the least walking so far: with the pushes fixed by the key, the path
+#: with the fewest moves).
+TIE_NONE, TIE_DEEPER, TIE_MOVES = 0, 1, 2
+TIES = {"none": TIE_NONE, "deeper": TIE_DEEPER, "moves": TIE_MOVES}
+#: Secondary keys of the queue per tie-break (the value is capped at the width - 1; beyond
+#: it, ties are LIFO).
+TIE_WIDTHS = {TIE_NONE: 1, TIE_DEEPER: 64, TIE_MOVES: 1024}
 
 
 def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
     """Empty node arrays: boxes int16[cap, b], player int32[cap], parent int32[cap],
-    cost g int32[cap], bound h int32[cap], hash uint64[cap], closed uint8[cap], and the
-    cell the last push left its box on int32[cap] (-1 at the root)."""
+    cost g int32[cap], bound h int32[cap], hash uint64[cap], closed uint8[cap], the cell
+    the last push left its box on int32[cap] (-1 at the root), the moves of the node's path
+    int32[cap] and the player's exact cell at its end int32[cap]."""
     return (
         np.zeros((capacity, nboxes), dtype=np.int16),
         np.zeros(capacity, dtype=np.int32),
@@ -54,6 +61,8 @@ def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
         np.zeros(capacity, dtype=np.int32),
         np.zeros(capacity, dtype=np.uint64),
         np.zeros(capacity, dtype=np.uint8),
+        np.zeros(capacity, dtype=np.int32),
+        np.zeros(capacity, dtype=np.int32),
         np.zeros(capacity, dtype=np.int32),
     )
 
@@ -123,6 +132,18 @@ def bound(kind, boxes, dist, work):
 
 
 @njit
+def tie(kind, h, g, m, width):
+    """The secondary queue key of a node with bound ``h``, cost ``g`` and path moves ``m``
+    under tie-break ``kind`` (:data:`TIE_NONE`, ``DEEPER`` or ``MOVES``), below ``width``."""
+    if kind == TIE_DEEPER:
+        return min(h, width - 1)
+    if kind == TIE_MOVES:
+        # Walking so far: pushes cost one move each, so with g fixed this orders by moves.
+        return min(m - g if m > g else 0, width - 1)
+    return 0
+
+
+@njit
 def expand_loop(board, store, table, queue, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
@@ -134,7 +155,8 @@ def expand_loop(board, store, table, queue, counters, params):
     ``queue``: see :mod:`sokoban.solve._queue`; ``counters``: int64[8]; ``params``: int64[8].
     """
     nbr, goal, dead, dist, zbox, zplayer = board
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
+    nd_moves, nd_stand = store[8], store[9]
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
     kind = params[P_BOUND]
@@ -142,7 +164,8 @@ def expand_loop(board, store, table, queue, counters, params):
     wh = params[P_WH]
     exact = params[P_EXACT] != 0
     budget = params[P_BUDGET]
-    tiebreak = params[P_TIEBREAK] != 0
+    tiebreak = params[P_TIEBREAK]
+    width = queue[0].shape[0] // queue[1].shape[0]
     reopen = wh <= wg
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
@@ -204,7 +227,9 @@ def expand_loop(board, store, table, queue, counters, params):
         for k in range(nb):
             occ[nd_boxes[node, k]] = k
         mark += 1
-        reach(nd_player[node], occ, nbr, seen, mark, fifo, walk)
+        # From the player's exact cell: the same region as the canonical cell, and the
+        # walks to each push are the moves the solution will make.
+        reach(nd_stand[node], occ, nbr, seen, mark, fifo, walk)
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -291,19 +316,26 @@ def expand_loop(board, store, table, queue, counters, params):
                 occ[b] = k
                 key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
                 g2 = g + cost
+                m2 = nd_moves[node] + walk[p] + pushes
                 counters[GENERATED] += 1
                 found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
                 if found >= 0:
                     # The bound is admissible but not consistent (player-side distances,
                     # corral pruning), so an optimal search must reopen a closed position
-                    # reached more cheaply; weighted searches keep their first path.
-                    if g2 < nd_g[found] and (reopen or not nd_closed[found]):
+                    # reached more cheaply; weighted searches keep their first path. An
+                    # open position reached with as many pushes and fewer moves takes the
+                    # new path (its stale entry is skipped once the position is closed).
+                    cheaper = g2 < nd_g[found] and (reopen or not nd_closed[found])
+                    shorter = g2 == nd_g[found] and m2 < nd_moves[found] and not nd_closed[found]
+                    if cheaper or shorter:
                         nd_closed[found] = 0
                         nd_g[found] = g2
                         nd_parent[found] = node
                         nd_last[found] = t
+                        nd_moves[found] = m2
+                        nd_stand[found] = stand
                         h = nd_h[found]
-                        second = min(h, TIE_WIDTH - 1) if tiebreak else 0
+                        second = tie(tiebreak, h, g2, m2, width)
                         _queue.push(queue, wg * g2 + wh * h, second, found, g2)
                         if g2 > counters[MAXG]:
                             counters[MAXG] = g2
@@ -326,8 +358,10 @@ def expand_loop(board, store, table, queue, counters, params):
                 nd_hash[new] = key
                 nd_closed[new] = 0
                 nd_last[new] = t
+                nd_moves[new] = m2
+                nd_stand[new] = stand
                 table[-found - 1] = new
-                second = min(h, TIE_WIDTH - 1) if tiebreak else 0
+                second = tie(tiebreak, h, g2, m2, width)
                 _queue.push(queue, wg * g2 + wh * h, second, new, g2)
                 if g2 > counters[MAXG]:
                     counters[MAXG] = g2
@@ -356,7 +390,8 @@ class Search:
 
     ``bound``: a key of :data:`BOUNDS`; the queue key is ``wg * g + wh * h``; ``exact``: the
     player's exact cell is part of the state and a push costs its walk plus one (moves);
-    ``corrals``: PI-corral pruning (push counts only; off when ``exact``); ``tunnels``:
+    ``tiebreak``: a key of :data:`TIES`, the order among equal keys; ``corrals``: PI-corral
+    pruning (push counts only; off when ``exact``); ``tunnels``:
     tunnel macros (a box pushed into a tunnel goes through in one edge; for the methods
     that promise no optimum, and exhausting the search with them proves nothing).
     """
@@ -369,13 +404,15 @@ class Search:
         wg: int = 1,
         wh: int = 1,
         exact: bool = False,
-        tiebreak: bool = True,
+        tiebreak: str = "deeper",
         corrals: bool = True,
         tunnels: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
             raise ValueError(f"unknown bound {bound!r}; choose from {', '.join(BOUNDS)}")
+        if tiebreak not in TIES:
+            raise ValueError(f"unknown tie-break {tiebreak!r}; choose from {', '.join(TIES)}")
         self.board = board
         nb = board.nboxes
         zbox, zplayer = zobrist(board.n)
@@ -387,10 +424,10 @@ class Search:
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
         keys = wg * (64 + max_edge) + wh * hmax + 2
-        self.queue = _queue.new(keys, TIE_WIDTH if tiebreak else 1, capacity)
+        self.queue = _queue.new(keys, TIE_WIDTHS[TIES[tiebreak]], capacity)
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [BOUNDS[bound], wg, wh, int(exact), 0, int(tiebreak), max_edge, hmax]
+            [BOUNDS[bound], wg, wh, int(exact), 0, TIES[tiebreak], max_edge, hmax]
             + [int(corrals), int(tunnels)],
             dtype=np.int64,
         )
@@ -413,8 +450,10 @@ class Search:
         work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
         self.root_bound = h
-        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store
+        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store[:8]
         nd_last[0] = -1
+        self.store[8][0] = 0
+        self.store[9][0] = board.player
         nd_boxes[0] = boxes
         nd_player[0] = player
         nd_parent[0] = -1
@@ -425,8 +464,9 @@ class Search:
             return  # a bipartite deadlock at the start: nothing to search
         _table_slot = _table.find(self.table, key, boxes, player, nd_hash, nd_boxes, nd_player)
         self.table[-_table_slot - 1] = 0
-        wh, tiebreak = self.params[P_WH], self.params[P_TIEBREAK]
-        _queue.push(self.queue, int(wh * h), min(h, TIE_WIDTH - 1) if tiebreak else 0, 0, 0)
+        wh, kind = self.params[P_WH], self.params[P_TIEBREAK]
+        width = self.queue[0].shape[0] // self.queue[1].shape[0]
+        _queue.push(self.queue, int(wh * h), int(tie(kind, h, 0, 0, width)), 0, 0)
 
     @property
     def nbytes(self) -> int:
