@@ -79,8 +79,8 @@ def _run_once(
         bound = -1
     if out.code == SOLVED:
         solution = expand(board, out.path)
-        unit = "moves" if search.get("exact") else "pushes"
-        message = f"solved in {out.cost} {unit}" + (" (optimal)" if optimal else "")
+        unit = ("move", "moves") if search.get("exact") else ("push", "pushes")
+        message = f"solved in {out.cost} {unit[out.cost != 1]}" + (" (optimal)" if optimal else "")
         return SolveResult(Status.SOLVED, solution, method, optimal, stats, message, bound)
     if out.code == EXHAUSTED and not out.limit:
         return SolveResult(
