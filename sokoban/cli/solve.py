@@ -322,7 +322,9 @@ def bench_command(
         name = os.fspath(optimal_path or "")
         raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
     load_seconds = bench.warm_up(method)
-    rows = bench.run(tasks, workers=workers, description=f"bench {method}")
+    rows, interrupted = bench.run_until_interrupted(
+        tasks, workers=workers, description=f"bench {method}"
+    )
     rows = [bench.check_known(row, optima) for row in rows]
     summaries = bench.summarise(rows)
     if csv_path is not None:
@@ -339,6 +341,13 @@ def bench_command(
         )
     else:
         _print_bench(method, time_limit, summaries, rows, load_seconds)
+    if interrupted:
+        console(stderr=True).print(
+            f"interrupted: {len(rows)} of {len(tasks)} levels finished; the table"
+            + (" and the CSV hold" if csv_path is not None else " holds")
+            + " those"
+        )
+        raise SystemExit(130)
     wrong = sum(r.mismatch for r in rows)
     if wrong:
         raise SokobanError(f"{wrong} solutions claimed optimal differ from known optima")

@@ -139,6 +139,24 @@ def run(
     return [rows[task] for task in tasks]
 
 
+def run_until_interrupted(
+    tasks: Sequence[Task],
+    workers: int | None = None,
+    description: str | None = None,
+) -> tuple[list[Row], bool]:
+    """Like :func:`run`, but Ctrl-C stops the run and keeps the rows already finished:
+    returns those rows (in task order) and whether the run was interrupted."""
+    from sokoban import batch
+
+    rows: dict[Task, Row] = {}
+    try:
+        for task, row in batch.run(run_task, list(tasks), workers=workers, description=description):
+            rows[task] = row
+    except KeyboardInterrupt:
+        return [rows[task] for task in tasks if task in rows], True
+    return [rows[task] for task in tasks], False
+
+
 def summarise(rows: Iterable[Row]) -> list[Summary]:
     """One summary per file, in the order files first appear."""
     by_file: dict[str, list[Row]] = {}
