@@ -2,234 +2,152 @@
 
 Boards are compact: floor cells are numbered ``0..n-1`` and ``nbr`` (``int32[n, 4]``)
 gives each cell's neighbour in the directions left, up, right, down (``-1`` for wall);
-the opposite of direction ``d`` is ``(d + 2) % 4``. A state is a row of ``k + 1``
-``int32`` values: the ``k`` box cells in ascending order, then the player's cell
-normalised to the smallest cell the player can reach (so one state stands for every
-player cell of a region).
+the opposite of direction ``d`` is ``(d + 2) % 4``. A state is the ``k`` box cells in
+ascending order and the player's cell normalised to the smallest cell the player can
+reach (so one state stands for every player cell of a region).
 
 A pull: the player stands on ``p`` with a box on ``b = nbr[p, d]`` and a free cell
 ``q = nbr[p, opp(d)]`` behind; the player steps to ``q`` and the box follows to ``p``.
 Pulls are pushes played backwards, so a breadth-first search of pulls from the solved
 position finds, for every state it reaches, the fewest pushes that solve it.
+
+The pulls, the player's walk, the Zobrist keys and the transposition table are the
+solver engine's (:mod:`sokoban.solve._successors`, :mod:`sokoban.solve._table`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-_EMPTY = np.int32(-1)
-
-
-@njit(cache=True)
-def _hash(row: np.ndarray) -> np.uint64:
-    """FNV-1a over the values of one state row (``int32[k + 1]``)."""
-    h = np.uint64(14695981039346656037)
-    for v in row:
-        h = (h ^ np.uint64(v + 1)) * np.uint64(1099511628211)
-    return h ^ (h >> np.uint64(29))
+from sokoban.solve import _table
+from sokoban.solve._jit import njit
+from sokoban.solve._search import reach
+from sokoban.solve._successors import pulls, state_key
 
 
-@njit(cache=True)
-def _find(table: np.ndarray, store: np.ndarray, row: np.ndarray) -> tuple[int, int]:
-    """Look ``row`` up in the open-addressing ``table`` (``int32[cap]``, a power of two, of
-    indices into ``store``, ``int32[m, k + 1]``). Returns (index or -1, slot)."""
-    mask = np.int64(table.shape[0] - 1)
-    slot: int = np.int64(_hash(row) & np.uint64(mask))  # type: ignore[assignment]
-    width = row.shape[0]
-    while True:
-        i = table[slot]
-        if i < 0:
-            return -1, slot
-        same = True
-        for j in range(width):
-            if store[i, j] != row[j]:
-                same = False
-                break
-        if same:
-            return i, slot
-        slot = (slot + 1) & mask  # type: ignore[assignment]
-
-
-@njit(cache=True)
-def _rehash(store: np.ndarray, count: int, capacity: int) -> np.ndarray:
-    """A fresh table of ``capacity`` slots (``int32``) holding rows ``0..count-1`` of store."""
-    table = np.full(capacity, -1, dtype=np.int32)
-    for i in range(count):
-        _, slot = _find(table, store, store[i])
-        table[slot] = i
-    return table
-
-
-@njit(cache=True)
-def _normal_player(
-    nbr: np.ndarray,
-    occupied: np.ndarray,
-    start: int,
-    queue: np.ndarray,
-    seen: np.ndarray,
-    stamp: int,
-) -> int:
-    """Smallest cell reachable from ``start`` around occupied cells (``bool[n]``); ``queue``
-    (``int32[n]``) and ``seen`` (``int32[n]``, compared with ``stamp``) are scratch."""
-    head = 0
-    tail = 1
-    queue[0] = start
-    seen[start] = stamp
-    best = start
-    while head < tail:
-        c = queue[head]
-        head += 1
-        if c < best:
-            best = c
-        for d in range(4):
-            m = nbr[c, d]
-            if m >= 0 and not occupied[m] and seen[m] != stamp:
-                seen[m] = stamp
-                queue[tail] = m
-                tail += 1
-    return best
-
-
-@njit(cache=True)
-def _sorted_replace(boxes: np.ndarray, old: int, new: int, out: np.ndarray) -> None:
-    """Write ``boxes`` (ascending ``int32[k]``) with ``old`` replaced by ``new`` into ``out``
-    (``int32[k + 1]``, first ``k`` entries), keeping the order."""
-    k = boxes.shape[0]
+@njit
+def _difference(before, after):
+    """The cell in ``before`` but not in ``after`` and the one in ``after`` but not in
+    ``before`` (both ascending int16[k] differing in one cell): where a box left, where it
+    went."""
+    left = -1
+    went = -1
+    i = 0
     j = 0
-    placed = False
-    for i in range(k):
-        b = boxes[i]
-        if b == old:
-            continue
-        if not placed and new < b:
-            out[j] = new
+    k = before.shape[0]
+    while i < k or j < k:
+        if j >= k or (i < k and before[i] < after[j]):
+            left = before[i]
+            i += 1
+        elif i >= k or after[j] < before[i]:
+            went = after[j]
             j += 1
-            placed = True
-        out[j] = b
-        j += 1
-    if not placed:
-        out[j] = new
+        else:
+            i += 1
+            j += 1
+    return left, went
 
 
-@njit(cache=True)
-def pull_bfs(nbr: np.ndarray, starts: np.ndarray, max_states: int):  # type: ignore[no-untyped-def]
+@njit
+def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-untyped-def]
     """Breadth-first pull search from the start states.
 
-    ``nbr``: ``int32[n, 4]``. ``starts``: ``int32[s, k + 1]``, the solved position once per
-    player region, already normalised. Stops expanding once ``max_states`` states are
-    stored (depths found so far stay exact, as BFS finishes layers in order).
+    ``board``: the engine's kernel tuple (nbr int32[n, 4], goal, dead, dist, zbox uint64[n],
+    zplayer uint64[n]; only ``nbr`` and the keys are read). ``starts``: ``int32[s, k + 1]``,
+    the solved position once per player region, already normalised. ``scratch`` and
+    ``children``: :func:`sokoban.solve._successors.new_scratch` and ``new_children``. Stops
+    expanding once ``max_states`` states are stored (depths found so far stay exact, as BFS
+    finishes layers in order).
 
     Returns ``(store int32[m, k + 1], depth int32[m], changes int32[m], last int32[m],
-    complete bool)``: ``depth`` is the fewest pushes that solve the state, ``changes`` the
-    most box changes of a shortest pull path found, ``last`` the cell where the last
-    pulled box stands (``-1`` for start states).
+    complete bool)``: ``store`` rows are the boxes then the player; ``depth`` is the fewest
+    pushes that solve the state, ``changes`` the most box changes of a shortest pull path
+    found, ``last`` the cell where the last pulled box stands (``-1`` for start states).
     """
-    n = nbr.shape[0]
-    width = starts.shape[1]
-    k = width - 1
+    zbox, zplayer = board[4], board[5]
+    k = starts.shape[1] - 1
     capacity = 1024
-    while capacity < 2 * starts.shape[0]:
+    while capacity < starts.shape[0]:
         capacity *= 2
-    store = np.empty((capacity // 2, width), dtype=np.int32)
-    depth = np.empty(capacity // 2, dtype=np.int32)
-    changes = np.empty(capacity // 2, dtype=np.int32)
-    last = np.empty(capacity // 2, dtype=np.int32)
-    table = np.full(capacity, -1, dtype=np.int32)
+    nd_boxes = np.empty((capacity, k), dtype=np.int16)
+    nd_player = np.empty(capacity, dtype=np.int32)
+    nd_hash = np.empty(capacity, dtype=np.uint64)
+    depth = np.empty(capacity, dtype=np.int32)
+    changes = np.empty(capacity, dtype=np.int32)
+    last = np.empty(capacity, dtype=np.int32)
+    table = np.full(2 * capacity, -1, dtype=np.int32)
     count = 0
     for s in range(starts.shape[0]):
-        i, slot = _find(table, store, starts[s])
-        if i >= 0:
+        boxes = starts[s, :k].astype(np.int16)
+        key = state_key(boxes, starts[s, k], zbox, zplayer)
+        slot = _table.find(table, key, boxes, starts[s, k], nd_hash, nd_boxes, nd_player)
+        if slot >= 0:
             continue
-        store[count] = starts[s]
+        nd_boxes[count] = boxes
+        nd_player[count] = starts[s, k]
+        nd_hash[count] = key
         depth[count] = 0
         changes[count] = 0
         last[count] = -1
-        table[slot] = count
+        table[-slot - 1] = count
         count += 1
 
-    occupied = np.zeros(n, dtype=np.bool_)
-    queue = np.empty(n, dtype=np.int32)
-    seen = np.zeros(n, dtype=np.int32)
-    queue2 = np.empty(n, dtype=np.int32)
-    seen2 = np.zeros(n, dtype=np.int32)
-    row = np.empty(width, dtype=np.int32)
-    stamp2 = 0
+    c_boxes, c_player, c_key = children[0], children[1], children[2]
     head = 0
     complete = True
     while head < count:
         if count >= max_states:
             complete = False
             break
-        boxes = store[head, :k].copy()
-        for b in boxes:
-            occupied[b] = True
-        # Flood the player's region; each cell of it may pull a neighbouring box.
-        stamp = head + 1
-        qh = 0
-        qt = 1
-        queue[0] = store[head, k]
-        seen[store[head, k]] = stamp
-        while qh < qt:
-            p = queue[qh]
-            qh += 1
-            for d in range(4):
-                m = nbr[p, d]
-                if m < 0:
-                    continue
-                if not occupied[m]:
-                    if seen[m] != stamp:
-                        seen[m] = stamp
-                        queue[qt] = m
-                        qt += 1
-                    continue
-                q = nbr[p, (d + 2) % 4]
-                if q < 0 or occupied[q]:
-                    continue
-                # Pull box m onto p; the player ends on q.
-                occupied[m] = False
-                occupied[p] = True
-                stamp2 += 1
-                row[k] = _normal_player(nbr, occupied, q, queue2, seen2, stamp2)
-                occupied[p] = False
-                occupied[m] = True
-                _sorted_replace(boxes, m, p, row)
-                new_changes = changes[head] + (0 if m == last[head] else 1)
-                i, slot = _find(table, store, row)
-                if i >= 0:
-                    if depth[i] == depth[head] + 1 and changes[i] < new_changes:
-                        changes[i] = new_changes
-                        last[i] = p
-                    continue
-                if count == store.shape[0]:
-                    grown = store.shape[0] * 2
-                    store2 = np.empty((grown, width), dtype=np.int32)
-                    store2[:count] = store[:count]
-                    store = store2
-                    depth2 = np.empty(grown, dtype=np.int32)
-                    depth2[:count] = depth[:count]
-                    depth = depth2
-                    changes2 = np.empty(grown, dtype=np.int32)
-                    changes2[:count] = changes[:count]
-                    changes = changes2
-                    last2 = np.empty(grown, dtype=np.int32)
-                    last2[:count] = last[:count]
-                    last = last2
-                    table = _rehash(store, count, 2 * grown)
-                    _, slot = _find(table, store, row)
-                store[count] = row
-                depth[count] = depth[head] + 1
-                changes[count] = new_changes
-                last[count] = p
-                table[slot] = count
-                count += 1
-        for b in boxes:
-            occupied[b] = False
+        made = pulls(nd_boxes[head], nd_player[head], nd_hash[head], board, scratch, children)
+        for c in range(made):
+            left, went = _difference(nd_boxes[head], c_boxes[c])
+            new_changes = changes[head] + (0 if left == last[head] else 1)
+            slot = _table.find(
+                table, c_key[c], c_boxes[c], c_player[c], nd_hash, nd_boxes, nd_player
+            )
+            if slot >= 0:
+                if depth[slot] == depth[head] + 1 and changes[slot] < new_changes:
+                    changes[slot] = new_changes
+                    last[slot] = went
+                continue
+            if count == nd_boxes.shape[0]:
+                grown = 2 * count
+                nd_boxes = _grown(nd_boxes, grown)
+                nd_player = _grown(nd_player, grown)
+                nd_hash = _grown(nd_hash, grown)
+                depth = _grown(depth, grown)
+                changes = _grown(changes, grown)
+                last = _grown(last, grown)
+                table = np.empty(2 * grown, dtype=np.int32)
+                _table.rebuild(table, nd_hash, count)
+                slot = _table.find(
+                    table, c_key[c], c_boxes[c], c_player[c], nd_hash, nd_boxes, nd_player
+                )
+            nd_boxes[count] = c_boxes[c]
+            nd_player[count] = c_player[c]
+            nd_hash[count] = c_key[c]
+            depth[count] = depth[head] + 1
+            changes[count] = new_changes
+            last[count] = went
+            table[-slot - 1] = count
+            count += 1
         head += 1
-    return store[:count], depth[:count], changes[:count], last[:count], complete
+    store = np.empty((count, k + 1), dtype=np.int32)
+    store[:, :k] = nd_boxes[:count]
+    store[:, k] = nd_player[:count]
+    return store, depth[:count], changes[:count], last[:count], complete
 
 
-@njit(cache=True)
+@njit
+def _grown(a, size):
+    """``a`` (1-D or 2-D) copied into the first rows of an array of ``size`` rows."""
+    out = np.empty((size,) + a.shape[1:], dtype=a.dtype)
+    out[: a.shape[0]] = a
+    return out
+
+
+@njit
 def pull_walk(  # type: ignore[no-untyped-def]
     nbr: np.ndarray, xy: np.ndarray, start: np.ndarray, goals: np.ndarray, uniforms: np.ndarray
 ):
@@ -248,59 +166,41 @@ def pull_walk(  # type: ignore[no-untyped-def]
     k = goals.shape[0]
     boxes = start[:k].copy()  # by identity: boxes[j] is box j's cell, j's goal is goals[j]
     player = start[k]
-    occupied = np.zeros(n, dtype=np.bool_)
-    for b in boxes:
-        occupied[b] = True
+    occ = np.full(n, -1, dtype=np.int32)  # the box on each cell, -1 for none
+    for j in range(k):
+        occ[boxes[j]] = j
     queue = np.empty(n, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
-    moves_p = np.empty(4 * n, dtype=np.int32)
-    moves_d = np.empty(4 * n, dtype=np.int32)
+    walk = np.zeros(n, dtype=np.int32)
+    options = np.empty(4 * k, dtype=np.int32)  # box * 4 + direction of each legal pull
     best = start.copy()
     best_score = np.int64(0)
     best_pulls = np.int32(0)
     changes = 0
     last_box = -1
-    pulls = 0
+    pulled = 0
     for step in range(uniforms.shape[0]):
-        stamp = step + 1
-        qh = 0
-        qt = 1
-        queue[0] = player
-        seen[player] = stamp
+        reach(player, occ, nbr, seen, step + 1, queue, walk)
         count = 0
-        while qh < qt:
-            p = queue[qh]
-            qh += 1
+        for j in range(k):
             for d in range(4):
-                m = nbr[p, d]
-                if m < 0:
+                p = nbr[boxes[j], d]  # the player stands here, next to the box ...
+                if p < 0 or seen[p] != step + 1:
                     continue
-                if not occupied[m]:
-                    if seen[m] != stamp:
-                        seen[m] = stamp
-                        queue[qt] = m
-                        qt += 1
-                    continue
-                q = nbr[p, (d + 2) % 4]
-                if q >= 0 and not occupied[q]:
-                    moves_p[count] = p
-                    moves_d[count] = d
+                q = nbr[p, d]  # ... and steps back here, the box following onto p
+                if q >= 0 and occ[q] < 0:
+                    options[count] = 4 * j + d
                     count += 1
         if count == 0:
             break
-        pick = int(uniforms[step] * count)
-        p = moves_p[pick]
-        d = moves_d[pick]
-        m = nbr[p, d]
-        q = nbr[p, (d + 2) % 4]
-        j = 0
-        while boxes[j] != m:
-            j += 1
+        pick = options[int(uniforms[step] * count)]
+        j, d = pick // 4, pick % 4
+        p = nbr[boxes[j], d]
+        occ[boxes[j]] = -1
+        occ[p] = j
         boxes[j] = p
-        occupied[m] = False
-        occupied[p] = True
-        player = q
-        pulls += 1
+        player = nbr[p, d]
+        pulled += 1
         if j != last_box:
             changes += 1
             last_box = j
@@ -311,7 +211,7 @@ def pull_walk(  # type: ignore[no-untyped-def]
         score = np.int64(changes) * distance
         if score > best_score:
             best_score = score
-            best_pulls = np.int32(pulls)
+            best_pulls = np.int32(pulled)
             best[:k] = np.sort(boxes)
             best[k] = player
     return best, best_score, best_pulls

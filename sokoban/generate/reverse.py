@@ -26,8 +26,11 @@ import numpy as np
 from sokoban.generate import _pull
 from sokoban.generate.layouts import LayoutError, to_level
 from sokoban.level import Level
+from sokoban.solve import _successors
+from sokoban.solve._search import zobrist
 
-#: States the exhaustive search stores before it stops expanding (about 20 bytes each).
+#: States the exhaustive search stores before it stops expanding (about 50 bytes each with
+#: four boxes: the node arrays, the table and the returned rows).
 MAX_STATES = 2_000_000
 
 
@@ -179,6 +182,14 @@ class PullSearch:
         return self.board.level(self.goals, boxes, player)
 
 
+def _kernel_board(board: Board) -> tuple[np.ndarray, ...]:
+    """The engine's kernel tuple for the pull search: the neighbours and Zobrist keys (the
+    goal, dead-square and distance arrays, which pulls never read, are empty)."""
+    zbox, zplayer = zobrist(board.size)
+    empty = np.zeros(board.size, dtype=np.uint8)
+    return (board.nbr, empty, empty, np.zeros((0, board.size), np.int32), zbox, zplayer)
+
+
 def pull_search(
     floor: np.ndarray | Board, goals: Sequence[int], max_states: int = MAX_STATES
 ) -> PullSearch:
@@ -195,7 +206,13 @@ def pull_search(
     if len(set(compact_goals.tolist())) != len(compact_goals):
         raise ValueError("two goals on one cell")
     starts = solved_starts(board, compact_goals)
-    states, depth, changes, _, complete = _pull.pull_bfs(board.nbr, starts, max_states)
+    states, depth, changes, _, complete = _pull.pull_bfs(
+        _kernel_board(board),
+        starts,
+        max_states,
+        _successors.new_scratch(board.size, len(compact_goals)),
+        _successors.new_children(len(compact_goals)),
+    )
     return PullSearch(board, compact_goals, states, depth, changes, bool(complete))
 
 
