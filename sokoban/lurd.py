@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 
+from sokoban import _rle
 from sokoban.direction import Direction
 from sokoban.errors import IllegalMoveError, LurdError
 from sokoban.level import Level
@@ -69,6 +70,11 @@ class Solution:
 MAX_STEPS = 1_000_000
 
 
+#: What a solution text may hold besides white space: moves, pushes, run lengths, groups.
+_LURD_TEXT = frozenset("lurdLURD0123456789()")
+_STEPS: dict[str, Step] = {c: (Direction(c.lower()), c.isupper()) for c in "lurdLURD"}
+
+
 def _quote(text: str, pos: int) -> str:
     """The text, or for long text an excerpt around ``pos``, quoted."""
     if len(text) <= 80:
@@ -79,59 +85,19 @@ def _quote(text: str, pos: int) -> str:
 
 
 def _parse(text: str) -> Iterator[Step]:
-    pos = 0
-    # Open groups: (repeat count, steps before the group); ``outer`` counts those steps.
-    stack: list[tuple[int, list[Step]]] = []
-    outer = 0
-    current: list[Step] = []
-    while pos < len(text):
-        c = text[pos]
-        if c.isspace():
-            pos += 1
-            continue
-        start = pos
-        count = 0
-        digits = False
-        while pos < len(text) and "0" <= text[pos] <= "9":
-            count = count * 10 + ord(text[pos]) - 48
-            digits = True
-            pos += 1
-            if count > MAX_STEPS:
-                raise LurdError(f"run length too large at position {start}: {_quote(text, start)}")
-        if not digits:
-            count = 1
-        if pos >= len(text):
-            raise LurdError(
-                f"run length with nothing after it at position {start}: {_quote(text, start)}"
-            )
-        c = text[pos]
-        pos += 1
-        if c == "(":
-            stack.append((count, current))
-            outer += len(current)
-            current = []
-        elif c == ")":
-            if digits:
-                raise LurdError(f"run length before ')' at position {start}: {_quote(text, start)}")
-            if not stack:
-                raise LurdError(f"unmatched ')' at position {start}: {_quote(text, start)}")
-            n, before = stack.pop()
-            outer -= len(before)
-            if outer + len(before) + len(current) * n > MAX_STEPS:
-                raise LurdError(f"solution longer than {MAX_STEPS:,} steps: {_quote(text, start)}")
-            before.extend(current * n)
-            current = before
-        elif c in "lurdLURD":
-            if outer + len(current) + count > MAX_STEPS:
-                raise LurdError(f"solution longer than {MAX_STEPS:,} steps: {_quote(text, start)}")
-            current.extend([(Direction(c.lower()), c.isupper())] * count)
-        else:
-            raise LurdError(
-                f"unexpected character {c!r} at position {pos - 1}: {_quote(text, pos - 1)}"
-            )
-    if stack:
-        raise LurdError(f"unclosed '(' in {_quote(text, len(text))}")
-    yield from current
+    for pos, c in enumerate(text):
+        if c not in _LURD_TEXT and not c.isspace():
+            raise LurdError(f"unexpected character {c!r} at position {pos}: {_quote(text, pos)}")
+    try:
+        decoded = _rle.decode(text, MAX_STEPS, skip_space=True)
+    except _rle.RleError as error:
+        if error.too_long:
+            reason = f"solution longer than {MAX_STEPS:,} steps"
+            raise LurdError(f"{reason}: {_quote(text, error.position)}") from None
+        where = f" at position {error.position}" if error.position < len(text) else " in"
+        raise LurdError(f"{error.reason}{where}: {_quote(text, error.position)}") from None
+    for c in decoded:
+        yield _STEPS[c]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO, overload
 
+from sokoban import _rle
 from sokoban.errors import BoardTooLargeError, LevelNotFoundError, LurdError, XsbError
 from sokoban.level import MAX_SIDE, Level
 
@@ -82,52 +83,12 @@ def decode_rle(text: str, line: int | None = None) -> list[str]:
     >>> decode_rle("3#|#@$.#|2(#-)")
     ['###', '#@$.#', '#-#-']
     """
-    pos = 0
-    size = 0
-
-    def parse(depth: int) -> str:
-        nonlocal pos, size
-        out: list[str] = []
-        while pos < len(text):
-            c = text[pos]
-            if c == ")":
-                if depth == 0:
-                    raise XsbError("unmatched ')' in a board row", line, text)
-                pos += 1
-                return "".join(out)
-            count = 0
-            digits = False
-            while pos < len(text) and "0" <= text[pos] <= "9":
-                count = count * 10 + ord(text[pos]) - 48
-                digits = True
-                pos += 1
-                if count > _MAX_DECODED:
-                    raise XsbError("run length too large in a board row", line, text)
-            if not digits:
-                count = 1
-            if pos >= len(text):
-                raise XsbError("run length with nothing after it", line, text)
-            c = text[pos]
-            pos += 1
-            if c == "(":
-                if depth >= _MAX_DEPTH:
-                    raise XsbError("groups nested too deep in a board row", line, text)
-                before = size
-                piece = parse(depth + 1)
-                size = before  # the group's own text is counted again below, times count
-            elif c == ")":
-                raise XsbError("run length before ')'", line, text)
-            else:
-                piece = c
-            size += len(piece) * count
-            if size > _MAX_DECODED:
-                raise BoardTooLargeError("board line too long once decoded", line, text)
-            out.append(piece * count)
-        if depth:
-            raise XsbError("unclosed '(' in a board row", line, text)
-        return "".join(out)
-
-    return parse(0).split("|")
+    try:
+        return _rle.decode(text, _MAX_DECODED, _MAX_DEPTH).split("|")
+    except _rle.RleError as error:
+        if error.too_long:
+            raise BoardTooLargeError("board line too long once decoded", line, text) from None
+        raise XsbError(f"{error.reason} in a board row", line, text) from None
 
 
 def is_board_line(text: str) -> bool:
