@@ -26,6 +26,7 @@ from sokoban.solve._bounds import matching, nearest, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
+from sokoban.solve._pairs import no_table, pair_dead, pair_table
 
 # Kernel results.
 SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
@@ -130,10 +131,12 @@ def expand_loop(board, store, table, queue, counters, params):
     needs more primary keys).
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n]); ``store``: see :func:`new_store`; ``table``: int32[t];
-    ``queue``: see :mod:`sokoban.solve._queue`; ``counters``: int64[8]; ``params``: int64[8].
+    uint64[n], zplayer uint64[n], live int32[n], pairs uint64[m, m, w]: the two-box
+    deadlock table of :mod:`sokoban.solve._pairs`, empty for none); ``store``: see
+    :func:`new_store`; ``table``: int32[t]; ``queue``: see :mod:`sokoban.solve._queue`;
+    ``counters``: int64[8]; ``params``: int64[8].
     """
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, goal, dead, dist, zbox, zplayer, live, pairs = board
     nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
@@ -279,6 +282,10 @@ def expand_loop(board, store, table, queue, counters, params):
                     occ[t] = -1
                     occ[b] = k
                     continue
+                if pair_dead(t, stand, nd_boxes[node], k, live, pairs):
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
                 moved(nd_boxes[node], b, t, child)
                 if exact:
                     player = b
@@ -358,7 +365,8 @@ class Search:
     player's exact cell is part of the state and a push costs its walk plus one (moves);
     ``corrals``: PI-corral pruning (push counts only; off when ``exact``); ``tunnels``:
     tunnel macros (a box pushed into a tunnel goes through in one edge; for the methods
-    that promise no optimum, and exhausting the search with them proves nothing).
+    that promise no optimum, and exhausting the search with them proves nothing);
+    ``pairs``: two-box deadlocks from a table built here (:mod:`sokoban.solve._pairs`).
     """
 
     def __init__(
@@ -372,6 +380,7 @@ class Search:
         tiebreak: bool = True,
         corrals: bool = True,
         tunnels: bool = False,
+        pairs: bool = True,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -379,7 +388,12 @@ class Search:
         self.board = board
         nb = board.nboxes
         zbox, zplayer = zobrist(board.n)
+        started = time.perf_counter()
+        live, table = pair_table(board) if pairs else no_table()
+        #: Seconds spent building the two-box deadlock table.
+        self.pairs_seconds = time.perf_counter() - started
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board += (live, table)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         tunnels = tunnels and not exact
