@@ -108,12 +108,21 @@ def _bound_option(options: dict[str, Any]) -> str:
     return str(bound)
 
 
+def _deadlock_options(options: dict[str, Any]) -> dict[str, bool]:
+    """The deadlock tests every method takes: ``pairs`` (the two-box table) and
+    ``corral_deadlocks`` (sub-searches of corral fences), both on by default."""
+    return {
+        "pairs": bool(options.get("pairs", True)),
+        "corral_deadlocks": bool(options.get("corral_deadlocks", True)),
+    }
+
+
 @register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
 def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal A*; options ``bound`` ("matching" or "nearest"), ``corrals`` (PI-corral
-    pruning, default on), ``pairs`` (two-box deadlock table, default on; every method
-    takes it) and ``progress`` (called between kernel calls)."""
-    _check(options, {"bound", "progress", "corrals", "pairs"}, "astar")
+    pruning, default on), ``pairs`` and ``corral_deadlocks`` (deadlock tests, default on;
+    every method takes them) and ``progress`` (called between kernel calls)."""
+    _check(options, {"bound", "progress", "corrals", "pairs", "corral_deadlocks"}, "astar")
     return run_best_first(
         level,
         limits,
@@ -121,7 +130,7 @@ def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         True,
         bound=_bound_option(options),
         corrals=bool(options.get("corrals", True)),
-        pairs=bool(options.get("pairs", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -129,7 +138,7 @@ def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
 @register("moves", "A* over moves (each push costs its walk plus one)", "moves", optimal=True)
 def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Move-optimal A*: the player's exact cell is part of the state."""
-    _check(options, {"bound", "progress", "pairs"}, "moves")
+    _check(options, {"bound", "progress", "pairs", "corral_deadlocks"}, "moves")
     return run_best_first(
         level,
         limits,
@@ -137,7 +146,7 @@ def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
         True,
         bound=_bound_option(options),
         exact=True,
-        pairs=bool(options.get("pairs", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -146,7 +155,7 @@ def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
 def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal breadth-first search: no lower bound, so no bipartite deadlocks; dead
     squares, freeze deadlocks and PI-corrals (option ``corrals``) still prune."""
-    _check(options, {"progress", "corrals", "pairs"}, "bfs")
+    _check(options, {"progress", "corrals", "pairs", "corral_deadlocks"}, "bfs")
     return run_best_first(
         level,
         limits,
@@ -156,7 +165,7 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
         wh=0,
         tiebreak=False,
         corrals=bool(options.get("corrals", True)),
-        pairs=bool(options.get("pairs", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -165,7 +174,9 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
 def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Expand the position closest to solved first; options ``bound``, ``corrals`` and
     ``tunnels`` (tunnel macros, default on)."""
-    _check(options, {"bound", "progress", "corrals", "tunnels", "pairs"}, "greedy")
+    _check(
+        options, {"bound", "progress", "corrals", "tunnels", "pairs", "corral_deadlocks"}, "greedy"
+    )
     return run_best_first(
         level,
         limits,
@@ -177,7 +188,7 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
         tiebreak=False,
         corrals=bool(options.get("corrals", True)),
         tunnels=bool(options.get("tunnels", True)),
-        pairs=bool(options.get("pairs", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -185,7 +196,11 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
 @register("wastar", "weighted A* (key g + w*h, w=weight, default 3): fast, not optimal")
 def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
-    _check(options, {"bound", "progress", "weight", "corrals", "tunnels", "pairs"}, "wastar")
+    _check(
+        options,
+        {"bound", "progress", "weight", "corrals", "tunnels", "pairs", "corral_deadlocks"},
+        "wastar",
+    )
     weight = float(options.get("weight", 3.0))
     if not 1.0 <= weight <= 100.0:
         raise SokobanError(f"weight {weight!r} is outside 1..100")
@@ -199,7 +214,7 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         wh=round(4 * weight),
         corrals=bool(options.get("corrals", True)),
         tunnels=bool(options.get("tunnels", weight > 1.0)),
-        pairs=bool(options.get("pairs", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -209,22 +224,22 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Greedy search for half the time limit (or 200,000 expansions without one), then
     push-optimal A* for the rest: the methods fail on different levels. The result says
     which one solved it in its message; it is optimal when A* found it."""
-    _check(options, {"progress", "pairs"}, "fast")
+    _check(options, {"progress", "pairs", "corral_deadlocks"}, "fast")
     progress = options.get("progress")
-    pairs = bool(options.get("pairs", True))
+    deadlocks = _deadlock_options(options)
     if limits.time is not None:
         first = Limits(limits.time / 2, limits.nodes, limits.memory)
     else:
         budget = 200_000 if limits.nodes is None else limits.nodes // 2
         first = Limits(None, budget, limits.memory)
-    quick = greedy(level, first, progress=progress, pairs=pairs)
+    quick = greedy(level, first, progress=progress, **deadlocks)
     if quick.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
         return dataclasses.replace(quick, method="fast", message=f"greedy: {quick.message}")
     spent = quick.stats
     time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
     nodes_left = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
     slow = astar(
-        level, Limits(time_left, nodes_left, limits.memory), progress=progress, pairs=pairs
+        level, Limits(time_left, nodes_left, limits.memory), progress=progress, **deadlocks
     )
     total = SearchStats(
         spent.expanded + slow.stats.expanded,
