@@ -1,7 +1,10 @@
-"""Side by side: a method with and without the two-box deadlock table (option ``pairs``).
+"""Side by side: a method with and without a deadlock test, by default the two-box table
+(option ``pairs``, on by default), or with ``--compare corral_deadlocks`` the corral
+sub-searches (off by default; the table stays on in both runs).
 
     .venv/bin/python benchmarks/bench_pairs.py -m astar -t 10 microban microban2
     .venv/bin/python benchmarks/bench_pairs.py -m fast -t 20 -l 1-30 xsokoban
+    .venv/bin/python benchmarks/bench_pairs.py --compare corral_deadlocks -m astar microban2
 
 Each level runs twice, table on and off, as neighbouring tasks on two worker processes, so
 both variants meet the same load. Prints per collection: levels solved, proven optimal,
@@ -30,6 +33,7 @@ FIELDS = [
     "file",
     "level",
     "method",
+    "option",
     "pairs",
     "status",
     "pushes",
@@ -46,26 +50,29 @@ def warm_up() -> None:
     from sokoban import Level
     from sokoban.solve import solve
 
-    solve(Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######"), "fast")
+    for corral_deadlocks in (False, True):
+        level = Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######")
+        solve(level, "fast", corral_deadlocks=corral_deadlocks)
 
 
-def run_one(task: tuple[str, int, str, str, float, bool]) -> dict[str, object]:
+def run_one(task: tuple[str, int, str, str, float, str, bool]) -> dict[str, object]:
     """Solve one level (in a worker): table build time measured apart, then the solve."""
     from sokoban import Level
     from sokoban.solve import Limits, solve
     from sokoban.solve._board import Board
     from sokoban.solve._pairs import pair_table
 
-    file, number, xsb, method, seconds, pairs = task
+    file, number, xsb, method, seconds, option, pairs = task
     level = Level.from_xsb(xsb)
     start = time.perf_counter()
-    table = pair_table(Board(level))[1] if pairs else None
+    table = pair_table(Board(level))[1] if option != "pairs" or pairs else None
     built = time.perf_counter() - start
-    result = solve(level, method, Limits(time=seconds), pairs=pairs)
+    result = solve(level, method, Limits(time=seconds), **{option: pairs})
     return {
         "file": file,
         "level": number,
         "method": method,
+        "option": option,
         "pairs": int(pairs),
         "status": result.status.value,
         "pushes": result.solution.pushes if result.solution is not None else -1,
@@ -100,6 +107,7 @@ def main() -> None:
     parser.add_argument("-t", "--time-limit", type=float, default=10.0)
     parser.add_argument("-w", "--workers", type=int, default=2)
     parser.add_argument("-l", "--level", default=None, help="a level range such as 1-30")
+    parser.add_argument("--compare", default="pairs", choices=["pairs", "corral_deadlocks"])
     args = parser.parse_args()
     from sokoban.xsb import load
 
@@ -114,10 +122,12 @@ def main() -> None:
         for number in levels(args.level, len(collection)):
             xsb = collection[number - 1].xsb()
             for pairs in (True, False):
-                tasks.append((path.name, number, xsb, args.method, args.time_limit, pairs))
+                task = (path.name, number, xsb, args.method, args.time_limit, args.compare, pairs)
+                tasks.append(task)
         with cf.ProcessPoolExecutor(args.workers, context, warm_up) as pool:
             rows = list(pool.map(run_one, tasks))
-        out = results / f"pairs-{args.method}-{path.stem}.csv"
+        tag = "pairs" if args.compare == "pairs" else "corral"
+        out = results / f"{tag}-{args.method}-{path.stem}.csv"
         with open(out, "w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, FIELDS)
             writer.writeheader()
@@ -129,8 +139,8 @@ def main() -> None:
         both = solved_by[0] & solved_by[1]
         print(f"\n{path.name} ({len(tasks) // 2} levels), {args.method}, {args.time_limit} s")
         print(
-            "pairs | solved | optimal | wrong | expanded | expanded (both solved) | nodes/s"
-            " | table s total | table s max | table KiB max"
+            f"{args.compare} | solved | optimal | wrong | expanded | expanded (both solved)"
+            " | nodes/s | table s total | table s max | table KiB max"
         )
         for p in (1, 0):
             mine = [r for r in rows if r["pairs"] == p]
@@ -152,7 +162,7 @@ def main() -> None:
             )
         gained = sorted(solved_by[1] - solved_by[0])
         lost = sorted(solved_by[0] - solved_by[1])
-        print(f"solved only with the table: {gained}; only without: {lost}")
+        print(f"solved only with {args.compare}: {gained}; only without: {lost}")
         print(f"rows: {out}")
 
 

@@ -109,19 +109,21 @@ def _bound_option(options: dict[str, Any]) -> str:
 
 
 def _deadlock_options(options: dict[str, Any]) -> dict[str, bool]:
-    """The deadlock tests every method takes: ``pairs`` (the two-box table) and
-    ``corral_deadlocks`` (sub-searches of corral fences), both on by default."""
+    """The deadlock tests every method takes: ``pairs`` (the two-box table, on by default)
+    and ``corral_deadlocks`` (sub-searches of corral fences, off by default: they prune
+    about 1% more positions and cost 5-10% of the node rate; see benchmarks/solver.md)."""
     return {
         "pairs": bool(options.get("pairs", True)),
-        "corral_deadlocks": bool(options.get("corral_deadlocks", True)),
+        "corral_deadlocks": bool(options.get("corral_deadlocks", False)),
     }
 
 
 @register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
 def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal A*; options ``bound`` ("matching" or "nearest"), ``corrals`` (PI-corral
-    pruning, default on), ``pairs`` and ``corral_deadlocks`` (deadlock tests, default on;
-    every method takes them) and ``progress`` (called between kernel calls)."""
+    pruning, default on), ``pairs`` and ``corral_deadlocks`` (deadlock tests, see
+    :func:`_deadlock_options`; every method takes them) and ``progress`` (called between
+    kernel calls)."""
     _check(options, {"bound", "progress", "corrals", "pairs", "corral_deadlocks"}, "astar")
     return run_best_first(
         level,

@@ -392,7 +392,7 @@ class Search:
         corrals: bool = True,
         tunnels: bool = False,
         pairs: bool = True,
-        corral_deadlocks: bool = True,
+        corral_deadlocks: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
