@@ -108,14 +108,25 @@ def _bound_option(options: dict[str, Any]) -> str:
     return str(bound)
 
 
+def _deadlock_options(options: dict[str, Any]) -> dict[str, bool]:
+    """The deadlock tests every method takes: ``pairs`` (the two-box table, on by default)
+    and ``corral_deadlocks`` (sub-searches of corral fences, off by default: they prune
+    about 1% more positions and cost 5-10% of the node rate; see benchmarks/solver.md)."""
+    return {
+        "pairs": bool(options.get("pairs", True)),
+        "corral_deadlocks": bool(options.get("corral_deadlocks", False)),
+    }
+
+
 @register("astar", "A* over pushes with the matching lower bound", "pushes", optimal=True)
 def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal A*; options ``bound`` ("matching" or "nearest"), ``corrals`` (PI-corral
     pruning, default on), ``ties`` ("moves": among positions with the same bound on pushes
     the one reached with fewer moves first, the default; "deeper": the one with the smaller
-    lower bound first, often fewer expansions) and ``progress`` (called between kernel
-    calls)."""
-    _check(options, {"bound", "progress", "corrals", "ties"}, "astar")
+    lower bound first, often fewer expansions), ``pairs`` and ``corral_deadlocks`` (deadlock
+    tests, see :func:`_deadlock_options`; every method takes them) and ``progress`` (called
+    between kernel calls)."""
+    _check(options, {"bound", "progress", "corrals", "ties", "pairs", "corral_deadlocks"}, "astar")
     ties = options.get("ties", "moves")
     if ties not in ("moves", "deeper"):
         raise SokobanError(f"unknown tie-break {ties!r}; choose moves or deeper")
@@ -127,6 +138,7 @@ def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         bound=_bound_option(options),
         tiebreak=ties,
         corrals=bool(options.get("corrals", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -134,7 +146,7 @@ def astar(level: Level, limits: Limits, **options: Any) -> SolveResult:
 @register("moves", "A* over moves (each push costs its walk plus one)", "moves", optimal=True)
 def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Move-optimal A*: the player's exact cell is part of the state."""
-    _check(options, {"bound", "progress"}, "moves")
+    _check(options, {"bound", "progress", "pairs", "corral_deadlocks"}, "moves")
     return run_best_first(
         level,
         limits,
@@ -142,6 +154,7 @@ def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
         True,
         bound=_bound_option(options),
         exact=True,
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -150,7 +163,7 @@ def moves(level: Level, limits: Limits, **options: Any) -> SolveResult:
 def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Push-optimal breadth-first search: no lower bound, so no bipartite deadlocks; dead
     squares, freeze deadlocks and PI-corrals (option ``corrals``) still prune."""
-    _check(options, {"progress", "corrals"}, "bfs")
+    _check(options, {"progress", "corrals", "pairs", "corral_deadlocks"}, "bfs")
     return run_best_first(
         level,
         limits,
@@ -160,6 +173,7 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
         wh=0,
         tiebreak="none",
         corrals=bool(options.get("corrals", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -168,7 +182,9 @@ def bfs(level: Level, limits: Limits, **options: Any) -> SolveResult:
 def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Expand the position closest to solved first; options ``bound``, ``corrals`` and
     ``tunnels`` (tunnel macros, default on)."""
-    _check(options, {"bound", "progress", "corrals", "tunnels"}, "greedy")
+    _check(
+        options, {"bound", "progress", "corrals", "tunnels", "pairs", "corral_deadlocks"}, "greedy"
+    )
     return run_best_first(
         level,
         limits,
@@ -180,6 +196,7 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
         tiebreak="none",
         corrals=bool(options.get("corrals", True)),
         tunnels=bool(options.get("tunnels", True)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -187,7 +204,11 @@ def greedy(level: Level, limits: Limits, **options: Any) -> SolveResult:
 @register("wastar", "weighted A* (key g + w*h, w=weight, default 3): fast, not optimal")
 def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
-    _check(options, {"bound", "progress", "weight", "corrals", "tunnels"}, "wastar")
+    _check(
+        options,
+        {"bound", "progress", "weight", "corrals", "tunnels", "pairs", "corral_deadlocks"},
+        "wastar",
+    )
     weight = float(options.get("weight", 3.0))
     if not 1.0 <= weight <= 100.0:
         raise SokobanError(f"weight {weight!r} is outside 1..100")
@@ -201,6 +222,7 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
         wh=round(4 * weight),
         corrals=bool(options.get("corrals", True)),
         tunnels=bool(options.get("tunnels", weight > 1.0)),
+        **_deadlock_options(options),
         progress=options.get("progress"),
     )
 
@@ -210,20 +232,23 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Greedy search for half the time limit (or 200,000 expansions without one), then
     push-optimal A* for the rest: the methods fail on different levels. The result says
     which one solved it in its message; it is optimal when A* found it."""
-    _check(options, {"progress"}, "fast")
+    _check(options, {"progress", "pairs", "corral_deadlocks"}, "fast")
     progress = options.get("progress")
+    deadlocks = _deadlock_options(options)
     if limits.time is not None:
         first = Limits(limits.time / 2, limits.nodes, limits.memory)
     else:
         budget = 200_000 if limits.nodes is None else limits.nodes // 2
         first = Limits(None, budget, limits.memory)
-    quick = greedy(level, first, progress=progress)
+    quick = greedy(level, first, progress=progress, **deadlocks)
     if quick.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
         return dataclasses.replace(quick, method="fast", message=f"greedy: {quick.message}")
     spent = quick.stats
     time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
     nodes_left = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
-    slow = astar(level, Limits(time_left, nodes_left, limits.memory), progress=progress)
+    slow = astar(
+        level, Limits(time_left, nodes_left, limits.memory), progress=progress, **deadlocks
+    )
     total = SearchStats(
         spent.expanded + slow.stats.expanded,
         spent.generated + slow.stats.generated,

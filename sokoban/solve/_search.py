@@ -24,8 +24,11 @@ from sokoban.solve import _queue, _table
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, nearest, rematch
 from sokoban.solve._corral import pi_corral
+from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
+from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
+from sokoban.solve._pairs import no_table, pair_dead, pair_table
 
 # Kernel results.
 SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
@@ -151,10 +154,13 @@ def expand_loop(board, store, table, queue, counters, params):
     needs more primary keys).
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n]); ``store``: see :func:`new_store`; ``table``: int32[t];
-    ``queue``: see :mod:`sokoban.solve._queue`; ``counters``: int64[8]; ``params``: int64[8].
+    uint64[n], zplayer uint64[n], live int32[n], pairs uint64[m, m, w]: the two-box
+    deadlock table of :mod:`sokoban.solve._pairs`, empty for none, and the memo of
+    :mod:`sokoban.solve._corral_deadlock`, size 0 for none); ``store``: see
+    :func:`new_store`; ``table``: int32[t]; ``queue``: see :mod:`sokoban.solve._queue`;
+    ``counters``: int64[8]; ``params``: int64[8].
     """
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, goal, dead, dist, zbox, zplayer, live, pairs = board[:8]
     nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
     nd_moves, nd_stand = store[8], store[9]
     n = nbr.shape[0]
@@ -194,6 +200,7 @@ def expand_loop(board, store, table, queue, counters, params):
     chosen = np.empty(nb, dtype=np.int32)
     allowed = np.ones(nb, dtype=np.uint8)
     order = np.empty(nb, dtype=np.int32)
+    cscratch = corral_scratch(n)
     mark = 0
     mark2 = 0
     steps = 0
@@ -230,6 +237,12 @@ def expand_loop(board, store, table, queue, counters, params):
         # From the player's exact cell: the same region as the canonical cell, and the
         # walks to each push are the moves the solution will make.
         reach(nd_stand[node], occ, nbr, seen, mark, fifo, walk)
+        if corral_dead(
+            nd_boxes[node], nd_player[node], nd_last[node], occ, seen, mark, board, cscratch
+        ):
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -301,6 +314,10 @@ def expand_loop(board, store, table, queue, counters, params):
                         t = ahead
                         pushes += 1
                 if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
+                if pair_dead(t, stand, nd_boxes[node], k, live, pairs):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -393,7 +410,9 @@ class Search:
     ``tiebreak``: a key of :data:`TIES`, the order among equal keys; ``corrals``: PI-corral
     pruning (push counts only; off when ``exact``); ``tunnels``:
     tunnel macros (a box pushed into a tunnel goes through in one edge; for the methods
-    that promise no optimum, and exhausting the search with them proves nothing).
+    that promise no optimum, and exhausting the search with them proves nothing);
+    ``pairs``: two-box deadlocks from a table built here (:mod:`sokoban.solve._pairs`);
+    ``corral_deadlocks``: sub-searches of corral fences (:mod:`sokoban.solve._corral_deadlock`).
     """
 
     def __init__(
@@ -407,6 +426,8 @@ class Search:
         tiebreak: str = "deeper",
         corrals: bool = True,
         tunnels: bool = False,
+        pairs: bool = True,
+        corral_deadlocks: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -416,7 +437,12 @@ class Search:
         self.board = board
         nb = board.nboxes
         zbox, zplayer = zobrist(board.n)
+        started = time.perf_counter()
+        live, table = pair_table(board) if pairs else no_table()
+        #: Seconds spent building the two-box deadlock table.
+        self.pairs_seconds = time.perf_counter() - started
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board += (live, table, *(new_memo() if corral_deadlocks else no_memo()))
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         tunnels = tunnels and not exact
