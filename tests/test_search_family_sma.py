@@ -186,3 +186,41 @@ def test_unreasonable_budgets_are_refused_without_a_memory_limit() -> None:
     assert capped.status is Status.SOLVED
     assert capped.stats.peak_bytes <= 100_000
     assert sma_bytes(capped.stats.budget_nodes, len(start.boxes)) <= DEFAULT_MEMORY
+
+
+# --- IDA*'s learned bounds --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("learn", ["at-least", "off"])
+def test_ida_agrees_with_the_reference_with_and_without_learned_bounds(learn, microban) -> None:  # type: ignore[no-untyped-def]
+    for number in MICROBAN + LARGER:
+        start = microban[number - 1]
+        result = solve(start, "ida", Limits(time=60), learn=learn)
+        check_solved(result, start)
+        assert result.solution is not None and result.solution.pushes == fewest(start), number
+    for text in OWN[1:]:
+        start = level(text)
+        result = solve(start, "ida", Limits(time=60), learn=learn)
+        assert result.solution is not None and result.solution.pushes == fewest(start)
+
+
+def test_ida_on_random_rooms_with_learned_bounds() -> None:
+    checked = 0
+    for room in _random_rooms(4037, 600):
+        best = naive_search.fewest_pushes(room, 100_000)
+        if best is None:
+            continue  # unsolvable rooms are the family tests' business
+        checked += 1
+        result = solve(room, "ida", Limits(time=30))
+        assert (result.solution.pushes if result.solution else None) == best, room.xsb()
+    assert checked > 60
+
+
+def test_ida_learned_bounds_save_expansions(microban) -> None:  # type: ignore[no-untyped-def]
+    start = microban[35]
+    learned = solve(start, "ida", Limits(nodes=2_000_000))
+    plain = solve(start, "ida", Limits(nodes=2_000_000), learn="off")
+    for result in (learned, plain):
+        check_solved(result, start)
+        assert result.solution is not None and result.solution.pushes == 59
+    assert 2 * learned.stats.expanded < plain.stats.expanded

@@ -409,9 +409,14 @@ def bidirectional(level: Level, limits: Limits, **options: Any) -> SolveResult:
     optimal=True,
 )
 def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Push-optimal IDA*; option ``bound`` ("matching" or "nearest")."""
-    _options(options, {"bound"}, "ida")
+    """Push-optimal IDA*; option ``bound`` ("matching" or "nearest"); option ``learn``
+    ("at-least", the default, or "off"): whether the table keeps learned bounds (see
+    :mod:`sokoban.solve._ida`)."""
+    _options(options, {"bound", "learn"}, "ida")
     kind = _bound_kind(options)
+    learn = options.get("learn", "at-least")
+    if learn not in ("at-least", "off"):
+        raise SokobanError(f"option learn={learn!r} is not one of at-least, off")
     engine = _Engine(level)
     nb = engine.board.nboxes
     memory = _memory(limits)
@@ -423,15 +428,16 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
     stack = _ida.new_stack(h0, nb)
     fixed = engine.nbytes + sum(a.nbytes for a in stack)
     capacity = 1 << 12  # the table starts smaller when memory is short
-    while capacity > 16 and fixed + capacity * (2 * nb + 28) > memory:
+    while capacity > 16 and fixed + capacity * (2 * nb + _ida.BYTES_PER_ENTRY) > memory:
         capacity //= 2
     tt = _ida.new_table(capacity, nb)
     slot = _table.find(tt[0], engine.key, engine.boxes, engine.player, tt[1], tt[2], tt[3])
     tt[0][-slot - 1] = 0
     tt[1][0], tt[2][0], tt[3][0] = engine.key, engine.boxes, engine.player
-    state = np.zeros(9, np.int64)
+    state = np.zeros(11, np.int64)
     state[_ida.STORED] = 1
     state[_ida.INSERT] = 1
+    state[_ida.LEARN] = learn == "at-least"
 
     def size() -> int:
         return engine.nbytes + sum(a.nbytes for a in (*tt, *stack))
@@ -455,6 +461,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
         tt[4][0] = 0
         stack[0][0], stack[1][0], stack[2][0] = engine.boxes, engine.player, engine.key
         stack[9][0] = -1
+        stack[11][0] = 0  # the start's row in the table
         state[_ida.DEPTH] = 0
         state[_ida.THRESHOLD] = threshold
         state[_ida.NEXT] = INF
@@ -472,6 +479,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
                     continue
                 grown = tuple(np.concatenate([a, np.zeros_like(a)]) for a in tt[1:])
                 grown[3][int(state[_ida.STORED]) :] = INF
+                grown[4][int(state[_ida.STORED]) :] = -1
                 table = np.empty(2 * tt[0].shape[0], np.int32)
                 _table.rebuild(table, grown[0], int(state[_ida.STORED]))
                 tt = (table, *grown)

@@ -450,6 +450,9 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
         g = n_g[n] + 1
         rule = state[ST_RULE]
         for i in range(count):
+            found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
+            if found >= 0 and (n_parent[found] == n or n_g[found] <= g):
+                continue  # a child still in memory, or a path as cheap elsewhere
             # The child's own bound: its h, or what the cache learned of its state.
             own = g + c_h[i]
             known = learned(cache, c_key[i], g, rule)
@@ -463,10 +466,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
                 # Its solutions need at least f pushes, a path of f + 1 nodes: none fits.
                 state[ST_CUT] = 1
                 continue
-            found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
             if found >= 0:
-                if n_parent[found] == n or n_g[found] <= g:
-                    continue  # a child still in memory, or a path as cheap elsewhere
                 # A cheaper path: the copy moves under n as a fresh leaf.
                 _drop_subtree(found, table, heaps, state, nodes, todo)
                 old = n_parent[found]
