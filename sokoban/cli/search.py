@@ -346,7 +346,13 @@ def curve(
         rows.append(row)
     title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
     if target is not None:
-        write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes", optimum))
+        from sokoban.solve._family import SMA_CACHE_PER_NODE
+
+        cache = (
+            "no bound cache" if learn == "off" else f"{SMA_CACHE_PER_NODE} learned bounds a node"
+        )
+        caption = f"SMA* on {title}, optimum {optimum} pushes ({cache})"
+        write_atomically(target, _plot(rows, caption, optimum))
     if as_json:
         echo_json(
             {
