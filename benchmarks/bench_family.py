@@ -90,6 +90,11 @@ def compare(args: argparse.Namespace) -> None:
     options: dict[str, dict[str, Any]] = {m: {} for m in methods}
     if "sma" in options and args.sma_budget:
         options["sma"] = {"budget": args.sma_budget}
+    if args.learn:
+        # Learned bounds off (or SMA*'s stricter rule): the comparison without them.
+        for method in ("sma", "ida"):
+            if method in options:
+                options[method]["learn"] = args.learn
     jobs = [(str(path), n, m, args.time_limit, options[m]) for n in numbers for m in methods]
     # Compile (or load) every kernel once here, so that no run pays for it in its time.
     warm = time.perf_counter()
@@ -149,6 +154,8 @@ def curves(args: argparse.Namespace) -> None:
         plot = results / f"curve-{path.stem}-{number}.png"
         argv = ["curve", str(path), "-l", str(number), "-b", args.budgets]
         argv += ["-t", str(args.time_limit), "-o", str(plot), "--json"]
+        if args.learn:
+            argv += ["--learn", args.learn]
         result = CliRunner().invoke(main, argv)
         if result.exit_code != 0:
             print(result.output, file=sys.stderr)
@@ -158,13 +165,14 @@ def curves(args: argparse.Namespace) -> None:
         data = json.loads(result.output)
         print(f"\n{path.name} level {number}: optimum {data['optimum']} pushes (astar)\n")
         print("| budget (nodes) | status | pushes | expanded | forgotten | regenerated ", end="")
-        print("| peak nodes | s |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| learned | peak nodes | peak KiB | s |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for r in data["runs"]:
             print(
                 f"| {r['budget_nodes']:,} | {r['status']} | {r['pushes'] or ''} "
                 f"| {r['expanded']:,} | {r.get('forgotten', 0):,} | {r.get('regenerated', 0):,} "
-                f"| {r.get('peak_nodes', 0):,} | {r['seconds']:.2f} |"
+                f"| {r.get('learned', 0):,} | {r.get('peak_nodes', 0):,} "
+                f"| {r['peak_bytes'] / 1024:,.0f} | {r['seconds']:.2f} |"
             )
         print(f"\nplot: {plot.relative_to(HERE.parent)}")
 
@@ -177,6 +185,9 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1, help="Every Nth level (a sample).")
     parser.add_argument("--workers", "-w", type=int, default=2)
     parser.add_argument("--sma-budget", type=int, default=None, help="SMA* budget in nodes.")
+    parser.add_argument(
+        "--learn", choices=["at-least", "deeper", "off"], help="Learned bounds of sma and ida."
+    )
     parser.add_argument("--curve", help="Comma-separated levels: SMA* cost curves instead.")
     parser.add_argument("--budgets", default="100,200,500,1000,2000,5000,10000,100000")
     args = parser.parse_args()

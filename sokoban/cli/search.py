@@ -29,8 +29,9 @@ from sokoban.errors import SokobanError
 
 #: The methods ``compare`` runs when --methods is not given.
 DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "moves")
-#: The largest SMA* budget ``curve`` runs, in nodes: about 1 GiB of arrays for a few boxes
-#: (the budget is allocated as the tree grows, and no memory limit caps it).
+#: The largest SMA* budget ``curve`` accepts, in nodes; the library also refuses a budget
+#: whose nodes and bound cache need more than its default memory limit (about 3.5 M nodes
+#: with learned bounds for a few boxes), and ``curve`` checks that before any search.
 MAX_BUDGET = 10_000_000
 #: The most budgets in one curve: a run each, of up to --time-limit seconds.
 MAX_BUDGETS = 100
@@ -104,7 +105,15 @@ def _record(method: str, result: Any) -> dict[str, Any]:
         "peak_bytes": stats.peak_bytes,
         "message": result.message,
     }
-    for extra in ("forgotten", "regenerated", "peak_nodes", "budget_nodes"):
+    for extra in (
+        "forgotten",
+        "regenerated",
+        "learned",
+        "peak_nodes",
+        "budget_nodes",
+        "cache_entries",
+        "budget_bytes",
+    ):
         if hasattr(stats, extra):
             record[extra] = getattr(stats, extra)
     return record
@@ -264,6 +273,13 @@ def _plot(rows: list[dict[str, Any]], title: str, optimum: int | None) -> bytes:
     help="Write the PNG plot here [curve-LEVEL.png]; '-' writes it to stdout.",
 )
 @click.option("--no-plot", is_flag=True, help="Only the table.")
+@click.option(
+    "--learn",
+    type=click.Choice(["at-least", "deeper", "off"]),
+    default="at-least",
+    show_default=True,
+    help="When SMA*'s bound cache applies to a state met again (off: no cache).",
+)
 @json_option
 def curve(
     file: Path,
@@ -272,11 +288,14 @@ def curve(
     time_limit: float,
     plot: Path | None,
     no_plot: bool,
+    learn: str,
     as_json: bool,
 ) -> None:
     """Run SMA* on one level of FILE over memory budgets (in nodes) and show what memory
     buys: expansions, forgotten and regenerated nodes and time against the budget, as a
-    table and a PNG plot. A* gives the optimum to check each solution against."""
+    table and a PNG plot. Each node of a budget comes with 32 learned bounds (16 bytes
+    each) unless --learn off; the bytes column counts both. A* gives the optimum to check
+    each solution against."""
     from rich.table import Table
 
     from sokoban.solve import Limits, Status, solve
@@ -294,6 +313,17 @@ def curve(
     number = collection.number(lv)
     if lv.problems():
         raise SokobanError(f"level {number} cannot be solved: {'; '.join(lv.problems())}")
+    from sokoban.solve import DEFAULT_MEMORY
+    from sokoban.solve._family import sma_bytes
+
+    for size in sizes:
+        need = sma_bytes(size, len(lv.boxes), learn=learn)
+        if need > DEFAULT_MEMORY:
+            raise click.BadParameter(
+                f"a budget of {size:,} nodes needs {format_bytes(need)} on level {number}, "
+                f"more than the {format_bytes(DEFAULT_MEMORY)} SMA* may take",
+                param_hint="'--budgets'",
+            )
     target = None if no_plot else (plot if plot is not None else Path(f"curve-{number}.png"))
     if target is not None and plot is None:
         check_output(target, "'--plot'", inputs=(file,))
@@ -307,7 +337,7 @@ def curve(
     rows = []
     for size in sizes:
         with err.status(f"sma: budget {size:,} nodes (up to {time_limit:g} s)"):
-            result = solve(lv, "sma", Limits(time=time_limit), budget=size)
+            result = solve(lv, "sma", Limits(time=time_limit), budget=size, learn=learn)
         row = _record("sma", result)
         row["budget_nodes"] = size
         row["matches_optimum"] = (
@@ -316,7 +346,13 @@ def curve(
         rows.append(row)
     title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
     if target is not None:
-        write_atomically(target, _plot(rows, f"SMA* on {title}, optimum {optimum} pushes", optimum))
+        from sokoban.solve._family import SMA_CACHE_PER_NODE
+
+        cache = (
+            "no bound cache" if learn == "off" else f"{SMA_CACHE_PER_NODE} learned bounds a node"
+        )
+        caption = f"SMA* on {title}, optimum {optimum} pushes ({cache})"
+        write_atomically(target, _plot(rows, caption, optimum))
     if as_json:
         echo_json(
             {
@@ -331,7 +367,8 @@ def curve(
     if target is not None and str(target) == "-":
         return
     table = Table(
-        caption="budget and peak in nodes; forgot: leaves forgotten; regen: children regenerated",
+        caption="budget and peak in nodes; forgot: leaves forgotten; regen: children "
+        "regenerated; learned: children whose bound the cache raised; bytes: nodes and cache",
         title=f"SMA* on {title}: optimum {optimum if optimum is not None else '?'} pushes "
         f"(astar), {time_limit:g} s per budget",
     )
@@ -343,7 +380,9 @@ def curve(
         "expanded",
         "forgot",
         "regen",
+        "learned",
         "peak",
+        "bytes",
         "s",
     ):
         table.add_column(column, justify="left" if column == "status" else "right")
@@ -357,7 +396,9 @@ def curve(
             f"{r['expanded']:,}",
             f"{r.get('forgotten', 0):,}",
             f"{r.get('regenerated', 0):,}",
+            f"{r.get('learned', 0):,}",
             f"{r.get('peak_nodes', 0):,}",
+            format_bytes(r["peak_bytes"]),
             f"{r['seconds']:.2f}",
         )
     out = console()

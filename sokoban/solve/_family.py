@@ -54,14 +54,17 @@ SMA_START_NODES = 1 << 12
 class MemoryBoundedStats(SearchStats):
     """:class:`~sokoban.solve.SearchStats` of SMA*, with what staying in budget cost:
     leaves forgotten, children regenerated, nodes dropped with a subtree a cheaper path
-    replaced, the most nodes held at once, and the budget in nodes and bytes
-    (``peak_bytes`` is the most the arrays took: they start small and double up to what the
-    budget needs, never more than ``budget_bytes``)."""
+    replaced, the most nodes held at once, children whose bound the cache raised
+    (``learned``), the bound cache's entries, and the budget in nodes and bytes
+    (``peak_bytes`` is the most the arrays and the cache took: they start small and grow up
+    to what the budget needs, never more than ``budget_bytes``)."""
 
     forgotten: int = 0
     regenerated: int = 0
     dropped: int = 0
     peak_nodes: int = 0
+    learned: int = 0
+    cache_entries: int = 0
     budget_nodes: int = 0
     budget_bytes: int = 0
 
@@ -406,9 +409,14 @@ def bidirectional(level: Level, limits: Limits, **options: Any) -> SolveResult:
     optimal=True,
 )
 def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Push-optimal IDA*; option ``bound`` ("matching" or "nearest")."""
-    _options(options, {"bound"}, "ida")
+    """Push-optimal IDA*; option ``bound`` ("matching" or "nearest"); option ``learn``
+    ("at-least", the default, or "off"): whether the table keeps learned bounds (see
+    :mod:`sokoban.solve._ida`)."""
+    _options(options, {"bound", "learn"}, "ida")
     kind = _bound_kind(options)
+    learn = options.get("learn", "at-least")
+    if learn not in ("at-least", "off"):
+        raise SokobanError(f"option learn={learn!r} is not one of at-least, off")
     engine = _Engine(level)
     nb = engine.board.nboxes
     memory = _memory(limits)
@@ -420,15 +428,16 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
     stack = _ida.new_stack(h0, nb)
     fixed = engine.nbytes + sum(a.nbytes for a in stack)
     capacity = 1 << 12  # the table starts smaller when memory is short
-    while capacity > 16 and fixed + capacity * (2 * nb + 28) > memory:
+    while capacity > 16 and fixed + capacity * (2 * nb + _ida.BYTES_PER_ENTRY) > memory:
         capacity //= 2
     tt = _ida.new_table(capacity, nb)
     slot = _table.find(tt[0], engine.key, engine.boxes, engine.player, tt[1], tt[2], tt[3])
     tt[0][-slot - 1] = 0
     tt[1][0], tt[2][0], tt[3][0] = engine.key, engine.boxes, engine.player
-    state = np.zeros(9, np.int64)
+    state = np.zeros(11, np.int64)
     state[_ida.STORED] = 1
     state[_ida.INSERT] = 1
+    state[_ida.LEARN] = learn == "at-least"
 
     def size() -> int:
         return engine.nbytes + sum(a.nbytes for a in (*tt, *stack))
@@ -452,6 +461,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
         tt[4][0] = 0
         stack[0][0], stack[1][0], stack[2][0] = engine.boxes, engine.player, engine.key
         stack[9][0] = -1
+        stack[11][0] = 0  # the start's row in the table
         state[_ida.DEPTH] = 0
         state[_ida.THRESHOLD] = threshold
         state[_ida.NEXT] = INF
@@ -469,6 +479,7 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
                     continue
                 grown = tuple(np.concatenate([a, np.zeros_like(a)]) for a in tt[1:])
                 grown[3][int(state[_ida.STORED]) :] = INF
+                grown[4][int(state[_ida.STORED]) :] = -1
                 table = np.empty(2 * tt[0].shape[0], np.int32)
                 _table.rebuild(table, grown[0], int(state[_ida.STORED]))
                 tt = (table, *grown)
@@ -507,6 +518,15 @@ def ida(level: Level, limits: Limits, **options: Any) -> SolveResult:
 # --- SMA* ---------------------------------------------------------------------------------
 
 
+#: Learned bounds held per node of SMA*'s budget: a budget of M nodes holds M nodes and a
+#: bound cache of this many times M entries of 16 bytes (a node takes about 2 b + 90 bytes);
+#: a budget in bytes is shared in the same proportion.
+SMA_CACHE_PER_NODE = 32
+#: Option ``learn``: when a learned bound applies to a state reached again at depth g, for
+#: a bound learned at depth g0 (see :mod:`sokoban.solve._sma`).
+SMA_LEARN = {"at-least": _sma.RULE_AT_LEAST, "deeper": _sma.RULE_DEEPER, "off": _sma.RULE_NEVER}
+
+
 def _sma_arrays(capacity: int, nb: int) -> tuple[tuple[np.ndarray, ...], ...]:
     table_size = 1
     while table_size < 2 * capacity:
@@ -533,25 +553,46 @@ def _sma_grown(
     return bigger, table, fresh, todo
 
 
-def sma_bytes(capacity: int, nboxes: int, fixed: int = 0) -> int:
-    """Bytes SMA*'s arrays take for a budget of ``capacity`` nodes, plus ``fixed``."""
+def _sma_node_bytes(capacity: int, nboxes: int) -> int:
+    """Bytes of the node arrays (store, table, heaps, scratch) for ``capacity`` nodes."""
     table_size = 1
     while table_size < 2 * capacity:
         table_size *= 2
     per_node = 2 * nboxes + 4 + 8 + 4 * 9 + 1 + 4 * 5 + 4
-    return fixed + capacity * per_node + 4 * table_size
+    return capacity * per_node + 4 * table_size
 
 
-def sma_capacity(memory: int, nboxes: int, fixed: int = 0) -> int:
-    """The most nodes whose arrays fit ``memory`` bytes."""
+def sma_cache_entries(capacity: int, nboxes: int, learn: str = "at-least") -> int:
+    """Entries of the bound cache that comes with a budget of ``capacity`` nodes:
+    :data:`SMA_CACHE_PER_NODE` per node, in whole sets; 0 when learning is off."""
+    if learn == "off":
+        return 0
+    entries = capacity * SMA_CACHE_PER_NODE
+    return max(_sma.WAYS, entries - entries % _sma.WAYS)
+
+
+def sma_bytes(capacity: int, nboxes: int, fixed: int = 0, learn: str = "at-least") -> int:
+    """Bytes SMA* takes for a budget of ``capacity`` nodes: the node arrays and the bound
+    cache, plus ``fixed``."""
+    cache = max(sma_cache_entries(capacity, nboxes, learn), _sma.WAYS) * _sma.ENTRY_BYTES
+    return fixed + _sma_node_bytes(capacity, nboxes) + cache
+
+
+def sma_capacity(memory: int, nboxes: int, fixed: int = 0, learn: str = "at-least") -> int:
+    """The most nodes whose arrays and bound cache fit ``memory`` bytes."""
     low, high = 0, max(memory // (2 * nboxes + 77), 1)
     while low < high:
         mid = (low + high + 1) // 2
-        if sma_bytes(mid, nboxes, fixed) <= memory:
+        if sma_bytes(mid, nboxes, fixed, learn) <= memory:
             low = mid
         else:
             high = mid - 1
     return low
+
+
+class BudgetTooLargeError(SokobanError):
+    """An SMA* budget whose arrays would not fit the memory limit (or, without one,
+    :data:`~sokoban.solve.DEFAULT_MEMORY`)."""
 
 
 @register(
@@ -562,25 +603,51 @@ def sma_capacity(memory: int, nboxes: int, fixed: int = 0) -> int:
 )
 def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """SMA* with a hard budget: option ``budget`` in nodes, or ``budget_bytes`` (or the
-    memory limit) in bytes; the smaller wins when both are given. Without either, the
-    budget is :data:`DEFAULT_SMA_NODES` nodes within the memory limit. Option ``bound``
-    ("matching" or "nearest")."""
-    _options(options, {"bound", "budget", "budget_bytes"}, "sma")
+    memory limit) in bytes; the smaller wins when more than one is given. Without either,
+    the budget is :data:`DEFAULT_SMA_NODES` nodes within the memory limit. A budget in
+    nodes comes with a bound cache as large as its node arrays (:data:`SMA_CACHE_RATIO`),
+    and a budget in bytes is shared between the two; ``peak_bytes`` and ``budget_bytes``
+    count both. Without a memory limit, a budget that needs more than
+    :data:`~sokoban.solve.DEFAULT_MEMORY` bytes is refused (:class:`BudgetTooLargeError`).
+    Option ``bound`` ("matching" or "nearest"); option ``learn`` ("at-least", the default,
+    "deeper" or "off"): when the bound cache applies, see :mod:`sokoban.solve._sma`."""
+    _options(options, {"bound", "budget", "budget_bytes", "learn"}, "sma")
     kind = _bound_kind(options)
+    learn = options.get("learn", "at-least")
+    if learn not in SMA_LEARN:
+        raise SokobanError(f"option learn={learn!r} is not one of {', '.join(SMA_LEARN)}")
     engine = _Engine(level)
     nb = engine.board.nboxes
     fixed = engine.nbytes
     nodes_budget = _positive_int(options, "budget")
     bytes_budget = _positive_int(options, "budget_bytes")
-    if bytes_budget is None and (limits.memory is not None or nodes_budget is None):
-        bytes_budget = _memory(limits)
-    capacity = sma_capacity(bytes_budget, nb, fixed) if bytes_budget is not None else None
+    if limits.memory is None:
+        # No limit was given: refuse what the default one could not hold, rather than
+        # allocate it.
+        if bytes_budget is not None and bytes_budget > DEFAULT_MEMORY:
+            raise BudgetTooLargeError(
+                f"option budget_bytes={bytes_budget!r} is more than {DEFAULT_MEMORY:,} bytes; "
+                "give a memory limit to allow it"
+            )
+        if nodes_budget is not None and sma_bytes(nodes_budget, nb, fixed, learn) > DEFAULT_MEMORY:
+            raise BudgetTooLargeError(
+                f"option budget={nodes_budget!r} nodes needs "
+                f"{sma_bytes(nodes_budget, nb, fixed, learn):,} bytes, more than "
+                f"{DEFAULT_MEMORY:,}; give a memory limit to allow it"
+            )
+    ceiling = bytes_budget
+    if limits.memory is not None:
+        ceiling = limits.memory if ceiling is None else min(ceiling, limits.memory)
+    if ceiling is None and nodes_budget is None:
+        ceiling = DEFAULT_MEMORY
+    capacity = sma_capacity(ceiling, nb, fixed, learn) if ceiling is not None else None
     if nodes_budget is not None:
         capacity = nodes_budget if capacity is None else min(capacity, nodes_budget)
-    elif capacity is not None:
+    elif bytes_budget is None and capacity is not None:
         capacity = min(capacity, DEFAULT_SMA_NODES)
     assert capacity is not None
-    budget_bytes = bytes_budget if bytes_budget is not None else sma_bytes(capacity, nb, fixed)
+    budget_bytes = ceiling if ceiling is not None else sma_bytes(capacity, nb, fixed, learn)
+    entries = sma_cache_entries(capacity, nb, learn)
     h0 = engine.bound(kind, engine.boxes)
     if capacity < 2:
         stats = MemoryBoundedStats(budget_nodes=capacity, budget_bytes=budget_bytes)
@@ -610,8 +677,12 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
     nodes[9][0] = -1
     slot = _table.find(table, engine.key, engine.boxes, engine.player, nodes[2], nodes[0], nodes[1])
     table[-slot - 1] = 0
-    state = np.zeros(16, np.int64)
+    state = np.zeros(18, np.int64)
     state[_sma.ST_BUDGET] = capacity
+    state[_sma.ST_RULE] = SMA_LEARN[learn]
+    # The cache is of use only once leaves are forgotten, when the arrays are full: it
+    # takes its room then.
+    cache = _sma.new_cache(entries if size == capacity else 0)
     state[_sma.ST_USED] = 1
     state[_sma.ST_LIVE] = 1
     state[_sma.ST_PEAK] = 1
@@ -619,7 +690,7 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
     heaps[0][0] = 0
     heaps[1][0] = 0
     state[_sma.ST_OPEN] = 1
-    held = fixed + sum(a.nbytes for a in (*nodes, table, *heaps, todo))
+    held = fixed + sum(a.nbytes for a in (*nodes, table, *heaps, todo, *cache))
     pacer = _Pacer(limits, options)
     code, limit = _sma.BUDGET, ""
     while True:
@@ -628,13 +699,27 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
             break
         state[_sma.ST_STEPS] = pacer.steps(int(state[_sma.ST_EXPANDED]))
         code = _sma.run(
-            engine.kernel, engine.scratch, engine.children, nodes, table, heaps, state, todo, kind
+            engine.kernel,
+            engine.scratch,
+            engine.children,
+            nodes,
+            table,
+            heaps,
+            state,
+            todo,
+            cache,
+            kind,
         )
         pacer.done(code == _sma.BUDGET, int(state[_sma.ST_EXPANDED]), held)
         if code == _sma.FULL:
             size = min(2 * size, capacity)
             nodes, table, heaps, todo = _sma_grown(nodes, heaps, size, int(state[_sma.ST_USED]))
-            held = max(held, fixed + sum(a.nbytes for a in (*nodes, table, *heaps, todo)))
+            if size == capacity and entries > cache[0].shape[0]:
+                bigger = _sma.new_cache(entries)
+                _sma.recache(cache, bigger)
+                cache = bigger
+            total = sum(a.nbytes for a in (*nodes, table, *heaps, todo, *cache))
+            held = max(held, fixed + total)
         elif code != _sma.BUDGET:
             break
     stats = MemoryBoundedStats(
@@ -647,6 +732,8 @@ def sma(level: Level, limits: Limits, **options: Any) -> SolveResult:
         regenerated=int(state[_sma.ST_REGENERATED]),
         dropped=int(state[_sma.ST_DROPPED]),
         peak_nodes=int(state[_sma.ST_PEAK]),
+        learned=int(state[_sma.ST_LEARNED]),
+        cache_entries=int(cache[0].shape[0]) if entries else 0,
         budget_nodes=capacity,
         budget_bytes=budget_bytes,
     )

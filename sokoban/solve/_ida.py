@@ -11,6 +11,17 @@ current iteration; reaching one again at that g or more is cut (a cycle, or a re
 of a subtree already searched with more room), which keeps IDA* push-optimal. States are
 stored once and kept across iterations; when the store is full and may not grow, new
 states go unrecorded (the search stays correct, only slower).
+
+The table also learns bounds. When the search leaves a state at depth ``g0``, the least
+f that passed the threshold below it, ``f0``, is stored with ``g0`` (the least over its
+children: those cut by the threshold with their f, those searched with their own ``f0``;
+a child cut as a repetition adds nothing, its subtree being searched where it was first
+reached, at no greater depth). Reaching the state again, in this iteration or a later
+one, at depth ``g >= g0`` gives it ``f = max(g + h, f0 + g - g0)``: each of its
+solutions costs at least that, but for those through children searched elsewhere, which
+are bounded where they were searched. This is the rule SMA* uses with its bound cache
+(:mod:`sokoban.solve._sma`, where the argument is given), and the same tests hold IDA* to
+the reference search; option ``learn="off"`` turns it off.
 """
 
 from __future__ import annotations
@@ -25,8 +36,21 @@ from sokoban.solve._successors import is_solved, pushes
 # Kernel results.
 SOLVED, ITERATION_DONE, BUDGET, FULL = 1, 2, 3, 4
 # State (int64 array): stack depth, threshold, next threshold, expanded, generated,
-# stored states, budget, may insert (0/1), goal depth.
-DEPTH, THRESHOLD, NEXT, EXPANDED, GENERATED, STORED, STEPS, INSERT, GOAL_DEPTH = range(9)
+# stored states, budget, may insert (0/1), goal depth, learn bounds (0/1), children whose
+# f a learned bound raised.
+(
+    DEPTH,
+    THRESHOLD,
+    NEXT,
+    EXPANDED,
+    GENERATED,
+    STORED,
+    STEPS,
+    INSERT,
+    GOAL_DEPTH,
+    LEARN,
+    LEARNED,
+) = range(11)
 
 
 def new_stack(depth: int, nboxes: int) -> tuple[np.ndarray, ...]:
@@ -48,20 +72,49 @@ def new_stack(depth: int, nboxes: int) -> tuple[np.ndarray, ...]:
         np.zeros((d, m), np.int32),
         np.zeros(d, np.int32),
         np.full(d, -1, np.int32),
+        np.full(d, INF, np.int32),
+        np.full(d, -1, np.int32),
     )
 
 
 def new_table(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
     """The transposition table: the engine's probe table int32[2 cap] over stored states
-    (hash uint64[cap], boxes int16[cap, b], player int32[cap]) and their least g this
-    iteration, int32[cap]."""
+    (hash uint64[cap], boxes int16[cap, b], player int32[cap]), their least g this
+    iteration int32[cap], and their learned bound: the depth it was learned at int32[cap]
+    (-1: none) and the bound int32[cap]."""
     return (
         np.full(2 * capacity, -1, np.int32),
         np.zeros(capacity, np.uint64),
         np.zeros((capacity, nboxes), np.int16),
         np.zeros(capacity, np.int32),
         np.full(capacity, INF, np.int32),
+        np.full(capacity, -1, np.int32),
+        np.zeros(capacity, np.int32),
     )
+
+
+#: Bytes per table entry of a level with ``b`` boxes: ``BYTES_PER_ENTRY + 2 * b``.
+BYTES_PER_ENTRY = 2 * 4 + 8 + 4 + 4 + 4 + 4
+
+
+@njit
+def _finish(d, stack, tt):
+    """Leave level ``d``: store what was learned of its state and pass it up."""
+    s_next, s_row = stack[10], stack[11]
+    t_g0, t_f0 = tt[5], tt[6]
+    value = s_next[d]
+    row = s_row[d]
+    if row >= 0:
+        keep = (
+            t_g0[row] >= 0
+            and t_g0[row] <= d
+            and (t_f0[row] >= INF or t_f0[row] - t_g0[row] >= value - d)
+        )
+        if not keep:
+            t_g0[row] = d
+            t_f0[row] = value
+    if d > 0 and value < s_next[d - 1]:
+        s_next[d - 1] = value
 
 
 @njit
@@ -74,9 +127,11 @@ def run(board, scratch, stack, tt, state, kind):
     is full; the driver grows it or clears ``state[INSERT]``).
     """
     goal = board[1]
-    s_boxes, s_player, s_key, c_boxes, c_player, c_key, c_h, c_order, c_count, c_next = stack
-    table, t_hash, t_boxes, t_player, t_g = tt
+    s_boxes, s_player, s_key, c_boxes, c_player, c_key, c_h, c_order, c_count, c_next = stack[:10]
+    s_next, s_row = stack[10], stack[11]
+    table, t_hash, t_boxes, t_player, t_g, t_g0, t_f0 = tt
     threshold = state[THRESHOLD]
+    learn = state[LEARN]
     cap = t_hash.shape[0]
     steps = 0
     while True:
@@ -103,23 +158,32 @@ def run(board, scratch, stack, tt, state, kind):
                 c_order[d, j] = i
             c_count[d] = count
             c_next[d] = 0
+            s_next[d] = INF
         advanced = False
         g = d + 1
         while c_next[d] < c_count[d]:
             i = c_order[d, c_next[d]]
             c_next[d] += 1
-            f = g + c_h[d, i]
-            if f > threshold:
-                if f < state[NEXT]:
-                    state[NEXT] = f
-                continue
             found = _table.find(
                 table, c_key[d, i], c_boxes[d, i], c_player[d, i], t_hash, t_boxes, t_player
             )
+            if found >= 0 and t_g[found] <= g:
+                continue  # a repetition: searched where it was first reached this iteration
+            f = g + c_h[d, i]
+            if learn and found >= 0 and 0 <= t_g0[found] <= g:
+                known = INF if t_f0[found] >= INF else min(t_f0[found] + g - t_g0[found], INF)
+                if known > f:
+                    f = known
+                    state[LEARNED] += 1
+            if f > threshold:
+                if f < state[NEXT]:
+                    state[NEXT] = f
+                if f < s_next[d]:
+                    s_next[d] = f
+                continue
             if found >= 0:
-                if t_g[found] <= g:
-                    continue
                 t_g[found] = g
+                s_row[g] = found
             elif state[INSERT]:
                 if state[STORED] >= cap:
                     c_next[d] -= 1  # retry this child once the driver made room
@@ -130,7 +194,11 @@ def run(board, scratch, stack, tt, state, kind):
                 t_boxes[new, :] = c_boxes[d, i]
                 t_player[new] = c_player[d, i]
                 t_g[new] = g
+                t_g0[new] = -1
                 table[-found - 1] = new
+                s_row[g] = new
+            else:
+                s_row[g] = -1
             s_boxes[g, :] = c_boxes[d, i]
             s_player[g] = c_player[d, i]
             s_key[g] = c_key[d, i]
@@ -139,4 +207,6 @@ def run(board, scratch, stack, tt, state, kind):
             advanced = True
             break
         if not advanced:
+            if learn:
+                _finish(d, stack, tt)
             state[DEPTH] = d - 1

@@ -32,6 +32,42 @@ pushes".
 A child reached more cheaply than the copy of its state in memory takes that copy's
 place: the copy's subtree, whose costs are now wrong, is dropped and the copy moves under
 the new parent as a fresh leaf. A child reached at the copy's cost or more is not made.
+
+Learned bounds. A forgotten leaf's ``f`` goes into its parent's ``forgotten`` and nowhere
+else, so without more a state met again through another parent (a transposition, the
+rule in Sokoban) starts from ``g + h`` and its subtree is searched again at every level
+of ``f``: below about the node count A* stores, SMA* thrashed (Microban 36 needed 10,000
+nodes for a 59-push path). So a forgotten leaf whose ``f`` says more than ``g + h`` is
+also written to a bound cache, keyed by the state's Zobrist key, as ``(g0, f0)``; a child
+of that state made at depth ``g >= g0`` gets ``f = max(g + h, f0 + g - g0, floor)``. The
+cache is set-associative (:data:`WAYS` entries a set), evicts the deepest entry of a set
+and is paid for inside the budget: the driver gives it :data:`~sokoban.solve._family.
+SMA_CACHE_PER_NODE` entries of :data:`ENTRY_BYTES` bytes per node of a node budget, and
+the same share of a byte budget, and counts it in the bytes it reports.
+
+Why a learned bound cannot cut an optimal solution. Every value here (``f``, ``forgotten``,
+``f0``) bounds the solutions through its node except those through a child that was not
+made because its state was held at no greater depth elsewhere: such a route is bounded
+where that copy is held, and stays bounded in memory when the copy goes (forgotten: into
+its parent's ``forgotten``; replaced by a cheaper path: by the cheaper copy). The cache
+only ever holds a second copy of a value that also went into the parent, so no bound is
+lost through it. It can raise the ``f`` of a new node for a state held before at depth
+``g0 <= g``: the routes the old search of that state bounded cost ``g - g0`` more from
+the new node, and the routes it skipped are bounded where they were held, at no greater
+depth, which is still at no greater depth than from the new node. Two copies at equal
+depth that skip each other's children cannot each leave the other's routes unbounded: a
+route is skipped only while another node holds it, and a node whose raised ``f`` is
+wrong about a route it skipped (its ``f`` above the optimum) is never expanded while a
+node bounding an optimal route at no more than the optimum is on OPEN, so it cannot take
+that route over. With ``g < g0`` the bound would not apply (the new path may be the
+cheaper one the old search skipped in favour of), so it is not used. This is an
+argument, not a machine-checked proof: the tests hold SMA* to a slow reference search
+at every budget from the path's length up, with crowded caches (option ``learn`` also
+gives ``"deeper"``, bounds only at ``g > g0``, provably harmless since no optimal path
+reaches a state deeper than a path already found to it, but it loses the same-depth
+transpositions that matter, and ``"off"``). Keys are 64-bit Zobrist keys, not states: a
+false match needs two of the states searched to share a key (odds about ``n**2 / 2**65``
+for ``n`` states, 3e-8 for a million).
 """
 
 from __future__ import annotations
@@ -63,7 +99,16 @@ SOLVED, EXHAUSTED, BUDGET, FULL = 1, 2, 3, 4
     ST_STEPS,  # expansions allowed in this call
     ST_PROTECTED,  # the node being expanded, -1 between expansions
     ST_BUDGET,  # the budget in nodes; the arrays may be smaller and grow up to it
-) = range(16)
+    ST_LEARNED,  # children whose f a learned bound raised
+    ST_RULE,  # when a learned bound applies: RULE_AT_LEAST, RULE_DEEPER or RULE_NEVER
+) = range(18)
+#: A learned bound (g0, f0) applies to a state reached again at depth g when g >= g0, when
+#: g > g0, or never (the plain SMA* of the issue, for comparison).
+RULE_AT_LEAST, RULE_DEEPER, RULE_NEVER = 0, 1, 2
+#: Entries per set of the bound cache (it is set-associative).
+WAYS = 4
+#: Bytes per bound cache entry: key uint64, g0 int32, f0 int32.
+ENTRY_BYTES = 16
 #: Heaps: OPEN (least key, deepest first) and LEAVES (highest f, shallowest first).
 OPEN, LEAVES = 0, 1
 
@@ -93,6 +138,79 @@ def new_heaps(capacity: int) -> tuple[np.ndarray, ...]:
         np.full(capacity, -1, np.int32),
         np.zeros(capacity, np.int32),
     )
+
+
+def new_cache(entries: int) -> tuple[np.ndarray, ...]:
+    """The bound cache of ``entries`` (a multiple of :data:`WAYS`, at least one set):
+    key uint64[K], g0 int32[K] (-1: empty), f0 int32[K]."""
+    k = max(WAYS, entries - entries % WAYS)
+    return np.zeros(k, np.uint64), np.full(k, -1, np.int32), np.zeros(k, np.int32)
+
+
+# --- the bound cache ----------------------------------------------------------------------
+
+
+@njit
+def _set_of(cache, key):
+    sets = cache[0].shape[0] // WAYS
+    return np.int64(key % np.uint64(sets)) * WAYS
+
+
+@njit
+def learned(cache, key, g, rule):
+    """The bound the cache holds for the state with ``key`` reached at depth ``g``
+    (``f0 + g - g0``, :data:`INF` stays :data:`INF`), or -1 when it holds none that
+    applies under ``rule``."""
+    if rule == RULE_NEVER:
+        return -1
+    keys, g0, f0 = cache
+    s = _set_of(cache, key)
+    for w in range(s, s + WAYS):
+        if g0[w] >= 0 and keys[w] == key:
+            if g < g0[w] or (rule == RULE_DEEPER and g == g0[w]):
+                return -1
+            if f0[w] >= INF:
+                return INF
+            return min(f0[w] + g - g0[w], INF)
+    return -1
+
+
+@njit
+def learn(cache, key, g, f):
+    """Remember that the state with ``key`` at depth ``g`` has bound ``f``. An entry for
+    the same state is replaced unless it says at least as much (a depth no greater and a
+    bound no less above it); otherwise an empty entry of the set is taken, or else the
+    deepest one: a bound learned near the root spares a larger subtree. (Measured on
+    Microban 36 against evicting the least ``f0`` or the least ``f0 - g0``, and against
+    keeping shallower entries rather than storing a deeper one: this did best.)"""
+    keys, g0, f0 = cache
+    s = _set_of(cache, key)
+    for w in range(s, s + WAYS):
+        if g0[w] >= 0 and keys[w] == key:
+            if g0[w] <= g and (f0[w] >= INF or f0[w] - g0[w] >= f - g):
+                return
+            g0[w] = g
+            f0[w] = f
+            return
+    victim = s
+    for w in range(s, s + WAYS):
+        if g0[w] < 0:
+            victim = w
+            break
+        if g0[w] > g0[victim]:
+            victim = w
+    keys[victim] = key
+    g0[victim] = g
+    f0[victim] = f
+
+
+@njit
+def recache(old, new):
+    """Copy the entries of cache ``old`` into the (larger) cache ``new``."""
+    keys, g0, f0 = old
+    for w in range(keys.shape[0]):
+        if g0[w] >= 0:
+            learn(new, keys[w], g0[w], f0[w])
 
 
 # --- the heaps ----------------------------------------------------------------------------
@@ -252,9 +370,13 @@ def _backup(x, heaps, state, nodes):
 
 
 @njit
-def _forget(x, table, heaps, state, nodes):
-    """Forget leaf ``x``: its ``f`` goes into its parent's ``forgotten``."""
+def _forget(x, table, heaps, state, nodes, cache):
+    """Forget leaf ``x``: its ``f`` goes into its parent's ``forgotten``, and into the
+    bound cache with its depth."""
     p = nodes[3][x]
+    if state[ST_RULE] != RULE_NEVER and nodes[6][x] > nodes[4][x] + nodes[5][x]:
+        # Only a bound above g + h says something h does not.
+        learn(cache, nodes[2][x], nodes[4][x], nodes[6][x])
     if nodes[6][x] < nodes[7][p]:
         nodes[7][p] = nodes[6][x]
     _detach(x, nodes)
@@ -318,7 +440,7 @@ def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
 
 
 @njit
-def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
+def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind):
     """Run SMA* for up to ``state[ST_STEPS]`` expansions within ``state[ST_BUDGET]`` nodes.
     Returns :data:`SOLVED` (goal node ``state[ST_GOAL]``), :data:`EXHAUSTED` (OPEN is
     empty), :data:`BUDGET`, or :data:`FULL` (the arrays, still smaller than the budget,
@@ -327,7 +449,8 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
     ``board``: the engine's kernel tuple; ``scratch``, ``children``: see
     :mod:`sokoban.solve._successors`; ``nodes``: :func:`new_nodes`; ``table``: int32[t], the
     engine's probe table over the nodes; ``heaps``: :func:`new_heaps`; ``state``:
-    int64[15]; ``todo``: int32[M] scratch; ``kind``: the lower bound.
+    int64[18]; ``todo``: int32[M] scratch; ``cache``: :func:`new_cache`; ``kind``: the
+    lower bound.
     """
     goal = board[1]
     cap = nodes[0].shape[0]
@@ -361,16 +484,25 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
         count = pushes(n_boxes[n], n_player[n], n_hash[n], board, scratch, kind, children)
         state[ST_GENERATED] += count
         g = n_g[n] + 1
+        rule = state[ST_RULE]
         for i in range(count):
-            f = max(g + c_h[i], floor)
+            found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
+            if found >= 0 and (n_parent[found] == n or n_g[found] <= g):
+                continue  # a child still in memory, or a path as cheap elsewhere
+            # The child's own bound: its h, or what the cache learned of its state.
+            own = g + c_h[i]
+            known = learned(cache, c_key[i], g, rule)
+            if known >= INF:
+                continue  # no solution below it within the budget (any cut was counted)
+            if known > own:
+                own = known
+                state[ST_LEARNED] += 1
+            f = max(own, floor)
             if f >= budget or (g >= budget - 1 and not is_solved(c_boxes[i], goal)):
                 # Its solutions need at least f pushes, a path of f + 1 nodes: none fits.
                 state[ST_CUT] = 1
                 continue
-            found = _table.find(table, c_key[i], c_boxes[i], c_player[i], n_hash, n_boxes, n_player)
             if found >= 0:
-                if n_parent[found] == n or n_g[found] <= g:
-                    continue  # a child still in memory, or a path as cheap elsewhere
                 # A cheaper path: the copy moves under n as a fresh leaf.
                 _drop_subtree(found, table, heaps, state, nodes, todo)
                 old = n_parent[found]
@@ -378,16 +510,16 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
                 _sync(old, heaps, state, nodes)
                 _backup(old, heaps, state, nodes)
                 n_g[found] = g
-                n_f[found] = max(g + n_h[found], floor)
+                n_f[found] = f
                 n_forg[found] = INF
                 nodes[12][found] = 0
                 _attach(found, n, nodes)
                 _sync(found, heaps, state, nodes)
                 continue
-            if regenerating and g + c_h[i] > floor:
+            if regenerating and own > floor:
                 # Not the best forgotten child: it stays forgotten, its own bound kept.
-                if g + c_h[i] < n_forg[n]:
-                    n_forg[n] = g + c_h[i]
+                if own < n_forg[n]:
+                    n_forg[n] = own
                 continue
             slot = -found - 1
             dropped = False
@@ -402,7 +534,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
                     # back first on OPEN, to make the same child again, for ever.)
                     dropped = True
                     break
-                _forget(w, table, heaps, state, nodes)
+                _forget(w, table, heaps, state, nodes, cache)
                 # The table moved entries: find the child's slot again.
                 slot = (
                     -_table.find(
@@ -413,6 +545,8 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, kind):
             if dropped:
                 if f < n_forg[n]:
                     n_forg[n] = f
+                if rule != RULE_NEVER and f > g + c_h[i]:
+                    learn(cache, c_key[i], g, f)
                 state[ST_FORGOTTEN] += 1
                 continue
             _insert(
