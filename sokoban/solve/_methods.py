@@ -9,6 +9,7 @@ from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.solve import DEFAULT_MEMORY, Limits, SearchStats, SolveResult, Status, register
 from sokoban.solve._board import INF, Board
+from sokoban.solve._fess import Fess
 from sokoban.solve._path import expand
 from sokoban.solve._search import EXHAUSTED, SOLVED, Search
 
@@ -225,3 +226,25 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
         spent.seconds + slow.stats.seconds,
     )
     return dataclasses.replace(slow, method="fast", stats=total, message=f"astar: {slow.message}")
+
+
+@register("fess", "feature-space search along a packing order: fast, not optimal")
+def fess(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Feature-space search (:mod:`sokoban.solve._fess`): takes turns among cells of
+    (goals packed in the packing order, regions, boxes out of plan), expanding the
+    position of least matching bound in each; option ``corrals`` (default on)."""
+    _check(options, {"progress", "corrals"}, "fess")
+    board = Board(level)
+    engine = Fess(board, corrals=bool(options.get("corrals", True)))
+    memory = limits.memory if limits.memory is not None else DEFAULT_MEMORY
+    out = engine.run(limits.time, limits.nodes, memory, options.get("progress"))
+    stats = SearchStats(out.expanded, out.generated, out.stored, out.peak_bytes, out.seconds)
+    bound = engine.root_bound if engine.root_bound < INF else -1
+    if out.code == SOLVED:
+        solution = expand(board, out.path)
+        message = f"solved in {out.cost} pushes"
+        return SolveResult(Status.SOLVED, solution, "fess", False, stats, message, bound)
+    if out.code == EXHAUSTED and not out.limit:
+        return SolveResult(Status.UNSOLVABLE, None, "fess", False, stats, "no solution exists", bound)
+    message = f"stopped by the {out.limit} limit"
+    return SolveResult(_LIMIT_STATUS[out.limit], None, "fess", False, stats, message, bound)
