@@ -342,7 +342,9 @@ class Fess:
         occ = np.full(n, -1, np.int32)
         occ[boxes] = np.arange(len(boxes), dtype=np.int32)
         scratch = np.zeros(n, np.int32)
-        player = int(reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy()))
+        player = int(
+            reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
+        )
         zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
         key = np.uint64(zplayer[player])
         for b in boxes:

@@ -245,6 +245,8 @@ def fess(level: Level, limits: Limits, **options: Any) -> SolveResult:
         message = f"solved in {out.cost} pushes"
         return SolveResult(Status.SOLVED, solution, "fess", False, stats, message, bound)
     if out.code == EXHAUSTED and not out.limit:
-        return SolveResult(Status.UNSOLVABLE, None, "fess", False, stats, "no solution exists", bound)
+        return SolveResult(
+            Status.UNSOLVABLE, None, "fess", False, stats, "no solution exists", bound
+        )
     message = f"stopped by the {out.limit} limit"
     return SolveResult(_LIMIT_STATUS[out.limit], None, "fess", False, stats, message, bound)
