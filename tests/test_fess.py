@@ -12,7 +12,7 @@ from sokoban import Level, verify
 from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
-from sokoban.solve._fess import Fess, feature_cell, regions
+from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.xsb import iter_levels
 
@@ -252,3 +252,29 @@ def test_fess_search_object_reports_progress() -> None:
     engine = Fess(board)
     out = engine.run(10, None, 1 << 30, lambda s, t: seen.append(int(s.counters[0])))
     assert out.code == 1 and len(out.path) == out.cost + 1
+
+
+@pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features"])
+def test_every_key_solves(key: str) -> None:
+    lv = level(CORRIDOR)
+    result = solve(lv, "fess", Limits(time=10), key=key)
+    assert result.solved and verify(lv, result.solution).is_solved
+
+
+def test_unknown_key_is_refused() -> None:
+    with pytest.raises(SokobanError, match="unknown fess key 'fastest'"):
+        solve(level(CORRIDOR), "fess", Limits(time=1), key="weight,fastest")
+
+
+def test_interleave_sums_the_searches() -> None:
+    board = Board(level(ROOM))
+    plan = packing_order(board)
+    engines = [Fess(board, plan=plan, key=k) for k in (KEY_WEIGHT, KEY_MIXED)]
+    out = interleave(engines, 10, None, 1 << 30)
+    assert out.code == 1 and not out.limit
+    assert out.expanded == sum(int(e.counters[0]) for e in engines)
+    assert out.peak_bytes == sum(e.peak for e in engines)
+    # The solved path is a chain of single pushes from the start.
+    assert np.array_equal(np.sort(out.path[0][0]), board.boxes)
+    for (before, _), (after, _) in zip(out.path, out.path[1:], strict=False):
+        assert len(set(before.tolist()) ^ set(after.tolist())) == 2

@@ -52,7 +52,10 @@ from sokoban.solve._search import (
 # More counters (int64 array; the first ones are those of the best-first kernel).
 QUEUED, CURSOR, CELLS = 5, 6, 7
 # Parameters (int64 array).
-P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS = range(5)
+P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
+#: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
+#: the weight when only a feature's improvement makes a push free (not a lower bound).
+KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 #: Feature caps: regions counted up to this many, boxes out of plan likewise.
 CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 6, 6
 #: Bound buckets per cell at most (larger bounds share the last bucket).
@@ -100,11 +103,11 @@ def feature_cell(occ, nbr, order, parent, ok, seen, mark, queue, conn_cap, oop_c
 
 
 @njit
-def _push(cells, nxt, counters, cell, h, node):
-    """Put ``node`` into bucket ``h`` of ``cell``. ``cells``: (heads int32[c, k], count
+def _push(cells, nxt, counters, cell, key, node):
+    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: (heads int32[c, k], count
     int64[c], low int32[c]); ``nxt``: int32[cap] bucket links."""
     heads, count, low = cells
-    k = min(h, heads.shape[1] - 1)
+    k = min(key, heads.shape[1] - 1)
     nxt[node] = heads[cell, k]
     heads[cell, k] = node
     if count[cell] == 0 or k < low[cell]:
@@ -140,7 +143,18 @@ def _pop(cells, nxt, counters):
 
 
 @njit
-def fess_loop(board, plan, store, table, cells, nxt, counters, params):
+def _improves(cell, before, conn_cap, oop_cap):
+    """Whether feature ``cell`` has more goals packed, fewer regions or fewer boxes out of
+    plan than ``before``."""
+    oop, rest = cell % oop_cap, cell // oop_cap
+    conn, packed = rest % conn_cap, rest // conn_cap
+    oop0, rest0 = before % oop_cap, before // oop_cap
+    conn0, packed0 = rest0 % conn_cap, rest0 // conn_cap
+    return packed > packed0 or conn < conn0 or oop < oop0
+
+
+@njit
+def fess_loop(board, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
@@ -148,9 +162,11 @@ def fess_loop(board, plan, store, table, cells, nxt, counters, params):
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
     uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
     packing order; ``store``: see :func:`~sokoban.solve._search.new_store`; ``table``:
-    int32[t]; ``cells``: see :func:`_push`; ``nxt``: int32[cap]; ``counters``: int64[8];
-    ``params``: int64[5].
+    int32[t]; ``cells``: see :func:`_push`; ``extra``: int32[3, cap], per node the
+    bucket link, the weight (pushes on its path that improved no feature) and the feature
+    cell; ``counters``: int64[8]; ``params``: int64[6].
     """
+    nxt, weight, cellof = extra[0], extra[1], extra[2]
     nbr, goal, dead, dist, zbox, zplayer = board
     order, parent = plan
     nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store
@@ -162,6 +178,7 @@ def fess_loop(board, plan, store, table, cells, nxt, counters, params):
     conn_cap = params[P_CONN]
     oop_cap = params[P_OOP]
     cap = nd_boxes.shape[0]
+    keykind = params[P_KEY]
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -200,6 +217,9 @@ def fess_loop(board, plan, store, table, cells, nxt, counters, params):
         steps += 1
         counters[EXPANDED] += 1
         g = nd_g[node]
+        pcell = cellof[node]
+        pw = weight[node]
+        ph = nd_h[node]
         parent_key = nd_hash[node] ^ zplayer[nd_player[node]]
         for k in range(nb):
             occ[nd_boxes[node, k]] = k
@@ -280,8 +300,16 @@ def fess_loop(board, plan, store, table, cells, nxt, counters, params):
                 )
                 occ[t] = -1
                 occ[b] = k
+                # A push that lowers the bound or improves a feature is free.
+                w = pw
+                if (h >= ph or keykind == KEY_FEATURES) and not _improves(
+                    cell, pcell, conn_cap, oop_cap
+                ):
+                    w += 1
                 new = counters[NODES]
                 counters[NODES] += 1
+                weight[new] = w
+                cellof[new] = cell
                 nd_boxes[new, :] = child
                 nd_player[new] = player
                 nd_parent[new] = node
@@ -296,7 +324,13 @@ def fess_loop(board, plan, store, table, cells, nxt, counters, params):
                     for i in range(nb):
                         occ[nd_boxes[node, i]] = -1
                     return SOLVED
-                _push(cells, nxt, counters, cell, h, new)
+                if keykind == KEY_BOUND:
+                    key = h
+                elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
+                    key = w
+                else:
+                    key = h + 2 * w
+                _push(cells, nxt, counters, cell, key, new)
         for k in range(nb):
             occ[nd_boxes[node, k]] = -1
 
@@ -310,6 +344,7 @@ class Fess:
         *,
         plan: PackingOrder | None = None,
         corrals: bool = True,
+        key: int = KEY_BOUND,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -320,7 +355,7 @@ class Fess:
         self.kernel_plan = (self.plan.order, self.plan.parent)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
-        self.nxt = np.full(capacity, -1, dtype=np.int32)
+        self.extra = np.full((3, capacity), -1, dtype=np.int32)
         ncells = (len(self.plan.order) + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
         buckets = min(board.hmax + 1, MAX_BUCKETS)
         self.cells = (
@@ -330,7 +365,7 @@ class Fess:
         )
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets], dtype=np.int64
+            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key], dtype=np.int64
         )
         self._put_root()
         self.peak = self.nbytes
@@ -376,20 +411,23 @@ class Fess:
             CONNECTIVITY_CAP,
             OUT_OF_PLAN_CAP,
         )
-        _push(self.cells, self.nxt, self.counters, cell, h, 0)
+        self.extra[1, 0] = 0
+        self.extra[2, 0] = cell
+        first = h if self.params[P_KEY] in (KEY_BOUND, KEY_MIXED) else 0
+        _push(self.cells, self.extra[0], self.counters, cell, first, 0)
 
     @property
     def nbytes(self) -> int:
-        arrays = [*self.store, self.table, self.nxt, *self.cells, *self.kernel_board]
+        arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
         return sum(a.nbytes for a in arrays)
 
     def _grow(self, memory: int) -> bool:
         """Double the node store, table and links; False when that would pass ``memory``."""
-        extra = sum(a.nbytes for a in self.store) + 2 * self.table.nbytes + self.nxt.nbytes
+        extra = sum(a.nbytes for a in self.store) + 2 * self.table.nbytes + self.extra.nbytes
         if self.nbytes + extra > memory:
             return False
         self.store = tuple(np.concatenate([a, np.zeros_like(a)]) for a in self.store)
-        self.nxt = np.concatenate([self.nxt, np.full_like(self.nxt, -1)])
+        self.extra = np.concatenate([self.extra, np.full_like(self.extra, -1)], axis=1)
         self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
         _table.rebuild(self.table, self.store[5], int(self.counters[NODES]))
         return True
@@ -428,7 +466,7 @@ class Fess:
                 self.store,
                 self.table,
                 self.cells,
-                self.nxt,
+                self.extra,
                 self.counters,
                 self.params,
             )
@@ -466,3 +504,73 @@ class Fess:
             peak_bytes=self.peak,
             seconds=seconds,
         )
+
+
+def interleave(
+    engines: list[Fess],
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory: int = 1 << 31,
+    progress: Callable[[Fess, float], None] | None = None,
+) -> Outcome:
+    """Run several searches of one level by turns (slices of wall time that grow from a
+    tenth of a second), each in an equal share of ``memory``, until one solves the level or
+    proves it unsolvable, or the limits (shared: total time, total expansions) are spent.
+    The searches differ in their keys and solve different levels; turns cost little, as
+    each search keeps its arrays between turns. Statistics are summed over the searches."""
+    start = time.perf_counter()
+    share = memory // max(1, len(engines))
+    live = list(engines)
+    slice_seconds = 0.1
+    last: Outcome | None = None
+    limit = ""
+    expanded = {id(e): 0 for e in engines}
+    generated = dict(expanded)
+    while live:
+        for engine in list(live):
+            elapsed = time.perf_counter() - start
+            turn = slice_seconds
+            if time_limit is not None:
+                if elapsed >= time_limit:
+                    limit = "time"
+                    break
+                turn = min(turn, time_limit - elapsed)
+            nodes = None
+            if node_limit is not None:
+                left = node_limit - sum(expanded.values())
+                if left <= 0:
+                    limit = "nodes"
+                    break
+                nodes = int(engine.counters[EXPANDED]) + left
+
+            def report(search: Fess, _: float, began: float = start) -> None:
+                if progress is not None:
+                    progress(search, time.perf_counter() - began)
+
+            out = engine.run(turn, nodes, share, report)
+            expanded[id(engine)] = out.expanded
+            generated[id(engine)] = out.generated
+            last = out
+            if out.code in (SOLVED, EXHAUSTED) and not out.limit:
+                limit = ""
+                live = []
+                break
+            if out.limit == "memory":
+                live.remove(engine)
+                limit = "memory"
+        else:
+            slice_seconds = min(2.0, slice_seconds * 1.5)
+            continue
+        break
+    assert last is not None
+    return Outcome(
+        code=last.code if not limit else BUDGET,
+        limit=limit,
+        path=last.path,
+        cost=last.cost,
+        expanded=sum(expanded.values()),
+        generated=sum(generated.values()),
+        stored=sum(int(e.counters[NODES]) for e in engines),
+        peak_bytes=sum(e.peak for e in engines),
+        seconds=time.perf_counter() - start,
+    )

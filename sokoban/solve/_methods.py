@@ -9,7 +9,8 @@ from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.solve import DEFAULT_MEMORY, Limits, SearchStats, SolveResult, Status, register
 from sokoban.solve._board import INF, Board
-from sokoban.solve._fess import Fess
+from sokoban.solve._fess import KEY_BOUND, KEY_FEATURES, KEY_MIXED, KEY_WEIGHT, Fess, interleave
+from sokoban.solve._packing import packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._search import EXHAUSTED, SOLVED, Search
 
@@ -228,25 +229,41 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
     return dataclasses.replace(slow, method="fast", stats=total, message=f"astar: {slow.message}")
 
 
+#: The keys within a feature cell, by name (see :mod:`sokoban.solve._fess`).
+FESS_KEYS = {
+    "bound": KEY_BOUND,
+    "weight": KEY_WEIGHT,
+    "mixed": KEY_MIXED,
+    "features": KEY_FEATURES,
+}
+
+
 @register("fess", "feature-space search along a packing order: fast, not optimal")
 def fess(level: Level, limits: Limits, **options: Any) -> SolveResult:
     """Feature-space search (:mod:`sokoban.solve._fess`): takes turns among cells of
-    (goals packed in the packing order, regions, boxes out of plan), expanding the
-    position of least matching bound in each; option ``corrals`` (default on)."""
-    _check(options, {"progress", "corrals"}, "fess")
+    (goals packed in the packing order, regions, boxes out of plan). Option ``key``: how a
+    cell orders its positions, a name of :data:`FESS_KEYS` or several joined by commas,
+    run by turns (default ``"weight,mixed"``); ``corrals`` (default on)."""
+    _check(options, {"progress", "corrals", "key"}, "fess")
+    names = str(options.get("key", "weight,mixed")).split(",")
+    for name in names:
+        if name not in FESS_KEYS:
+            raise SokobanError(f"unknown fess key {name!r}; choose from {', '.join(FESS_KEYS)}")
     board = Board(level)
-    engine = Fess(board, corrals=bool(options.get("corrals", True)))
+    plan = packing_order(board)
+    corrals = bool(options.get("corrals", True))
+    engines = [Fess(board, plan=plan, corrals=corrals, key=FESS_KEYS[n]) for n in names]
     memory = limits.memory if limits.memory is not None else DEFAULT_MEMORY
-    out = engine.run(limits.time, limits.nodes, memory, options.get("progress"))
+    out = interleave(engines, limits.time, limits.nodes, memory, options.get("progress"))
     stats = SearchStats(out.expanded, out.generated, out.stored, out.peak_bytes, out.seconds)
-    bound = engine.root_bound if engine.root_bound < INF else -1
+    root = engines[0].root_bound
+    bound = root if root < INF else -1
     if out.code == SOLVED:
         solution = expand(board, out.path)
         message = f"solved in {out.cost} pushes"
         return SolveResult(Status.SOLVED, solution, "fess", False, stats, message, bound)
     if out.code == EXHAUSTED and not out.limit:
-        return SolveResult(
-            Status.UNSOLVABLE, None, "fess", False, stats, "no solution exists", bound
-        )
+        unsolvable = "no solution exists"
+        return SolveResult(Status.UNSOLVABLE, None, "fess", False, stats, unsolvable, bound)
     message = f"stopped by the {out.limit} limit"
     return SolveResult(_LIMIT_STATUS[out.limit], None, "fess", False, stats, message, bound)
