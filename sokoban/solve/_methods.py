@@ -200,11 +200,12 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     )
 
 
-@register("fast", "greedy first, then A* in the time left: the widest net at a time limit")
+@register("fast", "feature-space search first, then A* in the time left: the widest net at a limit")
 def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Greedy search for half the time limit (or 200,000 expansions without one), then
-    push-optimal A* for the rest: the methods fail on different levels. The result says
-    which one solved it in its message; it is optimal when A* found it."""
+    """The feature-space search (:func:`fess`) for half the time limit (or 200,000
+    expansions without one), then push-optimal A* for the rest: the methods fail on
+    different levels. The result says which one solved it in its message; it is optimal
+    when A* found it."""
     _check(options, {"progress"}, "fast")
     progress = options.get("progress")
     if limits.time is not None:
@@ -212,9 +213,9 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
     else:
         budget = 200_000 if limits.nodes is None else limits.nodes // 2
         first = Limits(None, budget, limits.memory)
-    quick = greedy(level, first, progress=progress)
+    quick = fess(level, first, progress=progress)
     if quick.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
-        return dataclasses.replace(quick, method="fast", message=f"greedy: {quick.message}")
+        return dataclasses.replace(quick, method="fast", message=f"fess: {quick.message}")
     spent = quick.stats
     time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
     nodes_left = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
