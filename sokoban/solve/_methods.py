@@ -9,6 +9,8 @@ from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.solve import DEFAULT_MEMORY, Limits, SearchStats, SolveResult, Status, register
 from sokoban.solve._board import INF, Board
+from sokoban.solve._fess import KEY_BOUND, KEY_FEATURES, KEY_MIXED, KEY_WEIGHT, Fess, interleave
+from sokoban.solve._packing import packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._search import EXHAUSTED, SOLVED, Search
 
@@ -227,11 +229,12 @@ def wastar(level: Level, limits: Limits, **options: Any) -> SolveResult:
     )
 
 
-@register("fast", "greedy first, then A* in the time left: the widest net at a time limit")
+@register("fast", "feature-space search first, then A* in the time left: the widest net at a limit")
 def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
-    """Greedy search for half the time limit (or 200,000 expansions without one), then
-    push-optimal A* for the rest: the methods fail on different levels. The result says
-    which one solved it in its message; it is optimal when A* found it."""
+    """The feature-space search (:func:`fess`) for half the time limit (or 200,000
+    expansions without one), then push-optimal A* for the rest: the methods fail on
+    different levels. The result says which one solved it in its message; it is optimal
+    when A* found it. The deadlock options go to the A* stage."""
     _check(options, {"progress", "pairs", "corral_deadlocks"}, "fast")
     progress = options.get("progress")
     deadlocks = _deadlock_options(options)
@@ -240,9 +243,9 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
     else:
         budget = 200_000 if limits.nodes is None else limits.nodes // 2
         first = Limits(None, budget, limits.memory)
-    quick = greedy(level, first, progress=progress, **deadlocks)
+    quick = fess(level, first, progress=progress)
     if quick.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
-        return dataclasses.replace(quick, method="fast", message=f"greedy: {quick.message}")
+        return dataclasses.replace(quick, method="fast", message=f"fess: {quick.message}")
     spent = quick.stats
     time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
     nodes_left = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
@@ -257,3 +260,43 @@ def fast(level: Level, limits: Limits, **options: Any) -> SolveResult:
         spent.seconds + slow.stats.seconds,
     )
     return dataclasses.replace(slow, method="fast", stats=total, message=f"astar: {slow.message}")
+
+
+#: The keys within a feature cell, by name (see :mod:`sokoban.solve._fess`).
+FESS_KEYS = {
+    "bound": KEY_BOUND,
+    "weight": KEY_WEIGHT,
+    "mixed": KEY_MIXED,
+    "features": KEY_FEATURES,
+}
+
+
+@register("fess", "feature-space search along a packing order: fast, not optimal")
+def fess(level: Level, limits: Limits, **options: Any) -> SolveResult:
+    """Feature-space search (:mod:`sokoban.solve._fess`): takes turns among cells of
+    (goals packed in the packing order, regions, boxes out of plan). Option ``key``: how a
+    cell orders its positions, a name of :data:`FESS_KEYS` or several joined by commas,
+    run by turns (default ``"weight,mixed"``); ``corrals`` (default on)."""
+    _check(options, {"progress", "corrals", "key"}, "fess")
+    names = str(options.get("key", "weight,mixed")).split(",")
+    for name in names:
+        if name not in FESS_KEYS:
+            raise SokobanError(f"unknown fess key {name!r}; choose from {', '.join(FESS_KEYS)}")
+    board = Board(level)
+    plan = packing_order(board)
+    corrals = bool(options.get("corrals", True))
+    engines = [Fess(board, plan=plan, corrals=corrals, key=FESS_KEYS[n]) for n in names]
+    memory = limits.memory if limits.memory is not None else DEFAULT_MEMORY
+    out = interleave(engines, limits.time, limits.nodes, memory, options.get("progress"))
+    stats = SearchStats(out.expanded, out.generated, out.stored, out.peak_bytes, out.seconds)
+    root = engines[0].root_bound
+    bound = root if root < INF else -1
+    if out.code == SOLVED:
+        solution = expand(board, out.path)
+        message = f"solved in {out.cost} pushes"
+        return SolveResult(Status.SOLVED, solution, "fess", False, stats, message, bound)
+    if out.code == EXHAUSTED and not out.limit:
+        unsolvable = "no solution exists"
+        return SolveResult(Status.UNSOLVABLE, None, "fess", False, stats, unsolvable, bound)
+    message = f"stopped by the {out.limit} limit"
+    return SolveResult(_LIMIT_STATUS[out.limit], None, "fess", False, stats, message, bound)

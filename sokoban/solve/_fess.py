@@ -1,0 +1,576 @@
+"""Feature-space search (after Shoham and Schaeffer's FESS): positions are projected onto
+cells of a small feature space and the search takes turns among the cells.
+
+Features of a position (computed for every child):
+
+- packing: how many goals are packed in the packing order (:mod:`sokoban.solve._packing`);
+- connectivity: how many regions the boxes cut the free floor into (capped);
+- out of plan: boxes on goals that wall in goals still empty (capped).
+
+Every cell holds its positions in buckets by the matching lower bound. The kernel visits
+the non-empty cells round-robin and expands the position of least bound in each, so a
+cell reached by packing one more box gets its turns at once however crowded the cells
+below it are, while every other combination of features keeps being explored: the search
+progresses along the packing order without betting everything on one path.
+
+It stores nodes as the best-first kernel does (:func:`sokoban.solve._search.new_store`,
+the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
+player's walk, the child's boxes, the bound, freeze deadlocks, PI-corrals). A position is
+stored once, with the shortest push path found to it while it waits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from sokoban.solve import _table
+from sokoban.solve._board import INF, Board
+from sokoban.solve._bounds import matching, rematch
+from sokoban.solve._corral import pi_corral
+from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._jit import njit
+from sokoban.solve._packing import PackingOrder, packed_count, packing_order
+from sokoban.solve._search import (
+    BUDGET,
+    EXHAUSTED,
+    EXPANDED,
+    FULL,
+    GENERATED,
+    GOAL,
+    NODES,
+    SOLVED,
+    Outcome,
+    moved,
+    new_store,
+    reach,
+    zobrist,
+)
+
+# More counters (int64 array; the first ones are those of the best-first kernel).
+QUEUED, CURSOR, CELLS = 5, 6, 7
+# Parameters (int64 array).
+P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
+#: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
+#: the weight when only a feature's improvement makes a push free (not a lower bound).
+KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
+#: Feature caps: regions counted up to this many, boxes out of plan likewise.
+CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 6, 6
+#: Bound buckets per cell at most (larger bounds share the last bucket).
+MAX_BUCKETS = 1024
+
+
+@njit
+def regions(occ, nbr, seen, mark, queue):
+    """How many connected regions the free cells (``occ < 0``) form; uses marks
+    ``mark..mark + regions - 1`` of ``seen`` (int32[n]) and returns (regions, next mark).
+    ``occ``, ``queue``: int32[n]; ``nbr``: int32[n, 4]."""
+    n = nbr.shape[0]
+    first = mark
+    count = 0
+    for s in range(n):
+        if occ[s] >= 0 or seen[s] >= first:
+            continue
+        seen[s] = mark
+        queue[0] = s
+        head, tail = 0, 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(4):
+                x = nbr[c, d]
+                if x >= 0 and occ[x] < 0 and seen[x] < first:
+                    seen[x] = mark
+                    queue[tail] = x
+                    tail += 1
+        count += 1
+        mark += 1
+    return count, mark
+
+
+@njit
+def feature_cell(occ, nbr, order, parent, ok, seen, mark, queue, conn_cap, oop_cap):
+    """The feature-space cell of the boxes ``occ`` (int32[n]) and the next free mark:
+    ``(packed * conn_cap + min(regions, conn_cap) - 1) * oop_cap + min(out of plan,
+    oop_cap - 1)``. ``order``, ``parent``, ``ok``: see
+    :func:`sokoban.solve._packing.packed_count`; ``seen``, ``queue``: int32[n] scratch."""
+    packed, out = packed_count(occ, order, parent, ok)
+    count, mark = regions(occ, nbr, seen, mark, queue)
+    conn = min(count, conn_cap) - 1
+    return (packed * conn_cap + conn) * oop_cap + min(out, oop_cap - 1), mark
+
+
+@njit
+def _push(cells, nxt, counters, cell, key, node):
+    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: (heads int32[c, k], count
+    int64[c], low int32[c]); ``nxt``: int32[cap] bucket links."""
+    heads, count, low = cells
+    k = min(key, heads.shape[1] - 1)
+    nxt[node] = heads[cell, k]
+    heads[cell, k] = node
+    if count[cell] == 0 or k < low[cell]:
+        low[cell] = k
+    if count[cell] == 0:
+        counters[CELLS] += 1
+    count[cell] += 1
+    counters[QUEUED] += 1
+
+
+@njit
+def _pop(cells, nxt, counters):
+    """The node of least bound in the next non-empty cell after the cursor."""
+    heads, count, low = cells
+    ncells = count.shape[0]
+    c = counters[CURSOR]
+    while count[c] == 0:
+        c += 1
+        if c == ncells:
+            c = 0
+    counters[CURSOR] = c + 1 if c + 1 < ncells else 0
+    k = low[c]
+    while heads[c, k] < 0:
+        k += 1
+    low[c] = k
+    node = heads[c, k]
+    heads[c, k] = nxt[node]
+    count[c] -= 1
+    if count[c] == 0:
+        counters[CELLS] -= 1
+    counters[QUEUED] -= 1
+    return node
+
+
+@njit
+def _improves(cell, before, conn_cap, oop_cap):
+    """Whether feature ``cell`` has more goals packed, fewer regions or fewer boxes out of
+    plan than ``before``."""
+    oop, rest = cell % oop_cap, cell // oop_cap
+    conn, packed = rest % conn_cap, rest // conn_cap
+    oop0, rest0 = before % oop_cap, before // oop_cap
+    conn0, packed0 = rest0 % conn_cap, rest0 // conn_cap
+    return packed > packed0 or conn < conn0 or oop < oop0
+
+
+@njit
+def fess_loop(board, plan, store, table, cells, extra, counters, params):
+    """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
+    returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
+    :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
+
+    ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
+    uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
+    packing order; ``store``: see :func:`~sokoban.solve._search.new_store`; ``table``:
+    int32[t]; ``cells``: see :func:`_push`; ``extra``: int32[3, cap], per node the
+    bucket link, the weight (pushes on its path that improved no feature) and the feature
+    cell; ``counters``: int64[8]; ``params``: int64[6].
+    """
+    nxt, weight, cellof = extra[0], extra[1], extra[2]
+    nbr, goal, dead, dist, zbox, zplayer = board
+    order, parent = plan
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
+    n = nbr.shape[0]
+    nb = nd_boxes.shape[1]
+    ng = order.shape[0]
+    budget = params[P_BUDGET]
+    corrals = params[P_CORRAL] != 0
+    conn_cap = params[P_CONN]
+    oop_cap = params[P_OOP]
+    cap = nd_boxes.shape[0]
+    keykind = params[P_KEY]
+
+    occ = np.full(n, -1, dtype=np.int32)
+    seen = np.zeros(n, dtype=np.int32)
+    walk = np.zeros(n, dtype=np.int32)
+    fifo = np.empty(n, dtype=np.int32)
+    seen2 = np.zeros(n, dtype=np.int32)
+    walk2 = np.zeros(n, dtype=np.int32)
+    fifo2 = np.empty(n, dtype=np.int32)
+    seen3 = np.zeros(n, dtype=np.int32)
+    stack = np.zeros(n, dtype=np.uint8)
+    child = np.empty(nb, dtype=np.int16)
+    work = np.zeros((6, nb + 1), dtype=np.int64)
+    parent_work = np.zeros((6, nb + 1), dtype=np.int64)
+    rows = np.empty(nb, dtype=np.int16)
+    comp = np.zeros(n, dtype=np.int64)
+    fence_mark = np.zeros(nb, dtype=np.int64)
+    fence = np.empty(nb, dtype=np.int32)
+    chosen = np.empty(nb, dtype=np.int32)
+    allowed = np.ones(nb, dtype=np.uint8)
+    ok = np.ones(ng, dtype=np.uint8)
+    order_k = np.empty(nb, dtype=np.int32)
+    mark = 0
+    mark2 = 0
+    mark3 = 1
+    steps = 0
+    room = 4 * nb + 1
+    while True:
+        if counters[QUEUED] == 0:
+            return EXHAUSTED
+        if steps >= budget:
+            return BUDGET
+        if counters[NODES] + room > cap:
+            return FULL
+        node = _pop(cells, nxt, counters)
+        nd_closed[node] = 1
+        steps += 1
+        counters[EXPANDED] += 1
+        g = nd_g[node]
+        pcell = cellof[node]
+        pw = weight[node]
+        ph = nd_h[node]
+        parent_key = nd_hash[node] ^ zplayer[nd_player[node]]
+        for k in range(nb):
+            occ[nd_boxes[node, k]] = k
+        mark += 1
+        reach(nd_player[node], occ, nbr, seen, mark, fifo, walk)
+        allowed[:] = 1
+        if corrals:
+            size = pi_corral(
+                nd_boxes[node],
+                occ,
+                nbr,
+                goal,
+                dead,
+                seen,
+                mark,
+                comp,
+                fence_mark,
+                fifo2,
+                fence,
+                chosen,
+            )
+            if size >= 0:
+                allowed[:] = 0
+                for i in range(size):
+                    allowed[chosen[i]] = 1
+        rows[:] = nd_boxes[node]
+        matching(rows, dist, parent_work)
+        # The box pushed last goes last: its children come first out of the LIFO buckets.
+        j = 0
+        for k in range(nb):
+            if nd_boxes[node, k] != nd_last[node]:
+                order_k[j] = k
+                j += 1
+        for k in range(nb):
+            if nd_boxes[node, k] == nd_last[node]:
+                order_k[j] = k
+                j += 1
+        for k in order_k:
+            if not allowed[k]:
+                continue
+            b = nd_boxes[node, k]
+            for d in range(4):
+                t = nbr[b, d]
+                if t < 0 or occ[t] >= 0 or dead[t]:
+                    continue
+                p = nbr[b, (d + 2) % 4]
+                if p < 0 or seen[p] != mark:
+                    continue
+                occ[b] = -1
+                occ[t] = k
+                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
+                moved(nd_boxes[node], b, t, child)
+                mark2 += 1
+                player = reach(b, occ, nbr, seen2, mark2, fifo2, walk2)
+                key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
+                counters[GENERATED] += 1
+                found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
+                if found >= 0:
+                    if g + 1 < nd_g[found] and not nd_closed[found]:
+                        nd_g[found] = g + 1
+                        nd_parent[found] = node
+                        nd_last[found] = t
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
+                rows[k] = t
+                h = rematch(rows, k, dist, parent_work, work)
+                rows[k] = b
+                if h >= INF:
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
+                cell, mark3 = feature_cell(
+                    occ, nbr, order, parent, ok, seen3, mark3, fifo2, conn_cap, oop_cap
+                )
+                occ[t] = -1
+                occ[b] = k
+                # A push that lowers the bound or improves a feature is free.
+                w = pw
+                if (h >= ph or keykind == KEY_FEATURES) and not _improves(
+                    cell, pcell, conn_cap, oop_cap
+                ):
+                    w += 1
+                new = counters[NODES]
+                counters[NODES] += 1
+                weight[new] = w
+                cellof[new] = cell
+                nd_boxes[new, :] = child
+                nd_player[new] = player
+                nd_parent[new] = node
+                nd_g[new] = g + 1
+                nd_h[new] = h
+                nd_hash[new] = key
+                nd_closed[new] = 0
+                nd_last[new] = t
+                table[-found - 1] = new
+                if h == 0:
+                    counters[GOAL] = new
+                    for i in range(nb):
+                        occ[nd_boxes[node, i]] = -1
+                    return SOLVED
+                if keykind == KEY_BOUND:
+                    key = h
+                elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
+                    key = w
+                else:
+                    key = h + 2 * w
+                _push(cells, nxt, counters, cell, key, new)
+        for k in range(nb):
+            occ[nd_boxes[node, k]] = -1
+
+
+class Fess:
+    """The arrays of one feature-space search and the loop that drives its kernel."""
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        plan: PackingOrder | None = None,
+        corrals: bool = True,
+        key: int = KEY_BOUND,
+        capacity: int = 1 << 12,
+    ) -> None:
+        self.board = board
+        self.plan = plan if plan is not None else packing_order(board)
+        nb = board.nboxes
+        zbox, zplayer = zobrist(board.n)
+        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_plan = (self.plan.order, self.plan.parent)
+        self.store = new_store(capacity, nb)
+        self.table = np.full(2 * capacity, -1, dtype=np.int32)
+        self.extra = np.full((3, capacity), -1, dtype=np.int32)
+        ncells = (len(self.plan.order) + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
+        buckets = min(board.hmax + 1, MAX_BUCKETS)
+        self.cells = (
+            np.full((ncells, buckets), -1, dtype=np.int32),
+            np.zeros(ncells, dtype=np.int64),
+            np.zeros(ncells, dtype=np.int32),
+        )
+        self.counters = np.zeros(8, dtype=np.int64)
+        self.params = np.array(
+            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key], dtype=np.int64
+        )
+        self._put_root()
+        self.peak = self.nbytes
+
+    def _put_root(self) -> None:
+        board = self.board
+        boxes = board.boxes.copy()
+        n = board.n
+        occ = np.full(n, -1, np.int32)
+        occ[boxes] = np.arange(len(boxes), dtype=np.int32)
+        scratch = np.zeros(n, np.int32)
+        player = int(
+            reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
+        )
+        zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
+        key = np.uint64(zplayer[player])
+        for b in boxes:
+            key ^= zbox[b]
+        h = int(matching(boxes, board.dist, np.zeros((6, len(boxes) + 1), np.int64)))
+        self.root_bound = h
+        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store[:8]
+        nd_last[0] = -1
+        nd_boxes[0] = boxes
+        nd_player[0] = player
+        nd_parent[0] = -1
+        nd_h[0] = min(h, INF)
+        nd_hash[0] = key
+        self.counters[NODES] = 1
+        if h >= INF:
+            return  # a bipartite deadlock at the start: nothing to search
+        slot = _table.find(self.table, key, boxes, player, nd_hash, nd_boxes, nd_player)
+        self.table[-slot - 1] = 0
+        ok = np.ones(len(self.plan.order), np.uint8)
+        cell, _ = feature_cell(
+            occ,
+            board.nbr,
+            self.plan.order,
+            self.plan.parent,
+            ok,
+            np.zeros(n, np.int32),
+            1,
+            np.empty(n, np.int32),
+            CONNECTIVITY_CAP,
+            OUT_OF_PLAN_CAP,
+        )
+        self.extra[1, 0] = 0
+        self.extra[2, 0] = cell
+        first = h if self.params[P_KEY] in (KEY_BOUND, KEY_MIXED) else 0
+        _push(self.cells, self.extra[0], self.counters, cell, first, 0)
+
+    @property
+    def nbytes(self) -> int:
+        arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
+        return sum(a.nbytes for a in arrays)
+
+    def _grow(self, memory: int) -> bool:
+        """Double the node store, table and links; False when that would pass ``memory``."""
+        extra = sum(a.nbytes for a in self.store) + 2 * self.table.nbytes + self.extra.nbytes
+        if self.nbytes + extra > memory:
+            return False
+        self.store = tuple(np.concatenate([a, np.zeros_like(a)]) for a in self.store)
+        self.extra = np.concatenate([self.extra, np.full_like(self.extra, -1)], axis=1)
+        self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
+        _table.rebuild(self.table, self.store[5], int(self.counters[NODES]))
+        return True
+
+    def run(
+        self,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        memory: int = 1 << 31,
+        progress: Callable[[Fess, float], None] | None = None,
+    ) -> Outcome:
+        """Search until solved, exhausted or a limit (as
+        :meth:`sokoban.solve._search.Search.run`)."""
+        start = time.perf_counter()
+        budget = 256
+        code = EXHAUSTED if self.counters[QUEUED] == 0 else BUDGET
+        limit = ""
+        if self.nbytes > memory:
+            code, limit = BUDGET, "memory"
+        while code not in (SOLVED, EXHAUSTED) and not limit:
+            elapsed = time.perf_counter() - start
+            if time_limit is not None and elapsed >= time_limit:
+                limit = "time"
+                break
+            if node_limit is not None and self.counters[EXPANDED] >= node_limit:
+                limit = "nodes"
+                break
+            step = budget
+            if node_limit is not None:
+                step = min(step, node_limit - int(self.counters[EXPANDED]))
+            self.params[P_BUDGET] = step
+            t0 = time.perf_counter()
+            code = fess_loop(
+                self.kernel_board,
+                self.kernel_plan,
+                self.store,
+                self.table,
+                self.cells,
+                self.extra,
+                self.counters,
+                self.params,
+            )
+            took = time.perf_counter() - t0
+            if code == FULL:
+                if not self._grow(memory):
+                    limit = "memory"
+                self.peak = max(self.peak, self.nbytes)
+                continue
+            target = 0.05
+            if time_limit is not None:
+                target = min(target, max(0.002, (time_limit - (t0 - start) - took) / 4))
+            if took > 0 and code == BUDGET:
+                budget = int(min(max(16, budget * target / took), 4 * budget + 16))
+            if progress is not None:
+                progress(self, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        path: list[tuple[np.ndarray, int]] = []
+        cost = -1
+        if code == SOLVED:
+            node = int(self.counters[GOAL])
+            cost = int(self.store[3][node])
+            while node >= 0:
+                path.append((self.store[0][node].copy(), int(self.store[1][node])))
+                node = int(self.store[2][node])
+            path.reverse()
+        return Outcome(
+            code=code,
+            limit=limit,
+            path=path,
+            cost=cost,
+            expanded=int(self.counters[EXPANDED]),
+            generated=int(self.counters[GENERATED]),
+            stored=int(self.counters[NODES]),
+            peak_bytes=self.peak,
+            seconds=seconds,
+        )
+
+
+def interleave(
+    engines: list[Fess],
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    memory: int = 1 << 31,
+    progress: Callable[[Fess, float], None] | None = None,
+) -> Outcome:
+    """Run several searches of one level by turns (slices of wall time that grow from a
+    tenth of a second), each in an equal share of ``memory``, until one solves the level or
+    proves it unsolvable, or the limits (shared: total time, total expansions) are spent.
+    The searches differ in their keys and solve different levels; turns cost little, as
+    each search keeps its arrays between turns. Statistics are summed over the searches."""
+    start = time.perf_counter()
+    share = memory // max(1, len(engines))
+    live = list(engines)
+    slice_seconds = 0.1
+    last: Outcome | None = None
+    limit = ""
+    expanded = {id(e): 0 for e in engines}
+    generated = dict(expanded)
+    while live:
+        for engine in list(live):
+            elapsed = time.perf_counter() - start
+            turn = slice_seconds
+            if time_limit is not None:
+                if elapsed >= time_limit:
+                    limit = "time"
+                    break
+                turn = min(turn, time_limit - elapsed)
+            nodes = None
+            if node_limit is not None:
+                left = node_limit - sum(expanded.values())
+                if left <= 0:
+                    limit = "nodes"
+                    break
+                nodes = int(engine.counters[EXPANDED]) + left
+
+            def report(search: Fess, _: float, began: float = start) -> None:
+                if progress is not None:
+                    progress(search, time.perf_counter() - began)
+
+            out = engine.run(turn, nodes, share, report)
+            expanded[id(engine)] = out.expanded
+            generated[id(engine)] = out.generated
+            last = out
+            if out.code in (SOLVED, EXHAUSTED) and not out.limit:
+                limit = ""
+                live = []
+                break
+            if out.limit == "memory":
+                live.remove(engine)
+                limit = "memory"
+        else:
+            slice_seconds = min(2.0, slice_seconds * 1.5)
+            continue
+        break
+    assert last is not None
+    return Outcome(
+        code=last.code if not limit else BUDGET,
+        limit=limit,
+        path=last.path,
+        cost=last.cost,
+        expanded=sum(expanded.values()),
+        generated=sum(generated.values()),
+        stored=sum(int(e.counters[NODES]) for e in engines),
+        peak_bytes=sum(e.peak for e in engines),
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,280 @@
+"""The packing order and the feature-space search (method ``fess``): orders of hand-made
+goal rooms, features of built positions, replayed solutions, limits and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sokoban import Level, verify
+from sokoban.errors import SokobanError
+from sokoban.solve import METHODS, Limits, Status, solve
+from sokoban.solve._board import Board
+from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
+from sokoban.solve._packing import packed_count, packing_order
+from sokoban.xsb import iter_levels
+
+LEVELS = Path(__file__).resolve().parents[2] / "shared" / "levels"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def level(text: str) -> Level:
+    return Level.from_xsb(text.strip("\n"))
+
+
+def xy(board: Board, floor: int) -> tuple[int, int]:
+    cell = board.cell(floor)
+    return cell % board.width, cell // board.width
+
+
+# A dead-end goal corridor entered from the top: (4, 6) is the deepest goal.
+CORRIDOR = """
+########
+#@     #
+# $$$  #
+#      #
+####.###
+   #.#
+   #.#
+   ###"""
+
+# Goals in a corner: the corner goal (1, 6) is walled in by the other three.
+ROOM = """
+########
+#@     #
+#  $ $ #
+#  $ $ #
+#      #
+#..    #
+#..    #
+########"""
+
+# Goals in the open: no goal blocks another.
+SCATTERED = """
+#######
+#@    #
+# $ $.#
+# $  .#
+#    .#
+#######"""
+
+
+def test_corridor_fills_deepest_first() -> None:
+    board = Board(level(CORRIDOR))
+    plan = packing_order(board)
+    assert [xy(board, g) for g in plan.order] == [(4, 6), (4, 5), (4, 4)]
+    # Each goal must precede the one nearer the entrance.
+    assert plan.parent.tolist() == [1, 2, -1]
+    assert plan.depth == 3
+
+
+def test_corner_goal_fills_first() -> None:
+    board = Board(level(ROOM))
+    plan = packing_order(board)
+    order = [xy(board, g) for g in plan.order]
+    assert sorted(order) == [(1, 5), (1, 6), (2, 5), (2, 6)]
+    assert order[0] == (1, 6)
+    # The corner must precede a neighbour; the other goals are free of each other.
+    assert order[plan.parent[0]] in {(1, 5), (2, 6)}
+    assert sum(p >= 0 for p in plan.parent) == 1
+    for i, p in enumerate(plan.parent):
+        assert p == -1 or p > i
+
+
+def test_scattered_goals_keep_no_order() -> None:
+    board = Board(level(SCATTERED))
+    plan = packing_order(board)
+    assert plan.parent.tolist() == [-1, -1, -1]
+    assert plan.depth == 1
+
+
+def occupancy(board: Board, cells: list[tuple[int, int]]) -> np.ndarray:
+    occ = np.full(board.n, -1, np.int32)
+    for k, (x, y) in enumerate(cells):
+        occ[board.index[y * board.width + x]] = k
+    return occ
+
+
+def test_packed_counts_only_goals_filled_in_order() -> None:
+    board = Board(level(CORRIDOR))
+    plan = packing_order(board)
+    ok = np.ones(3, np.uint8)
+    # Deepest goal filled: packed.
+    assert packed_count(occupancy(board, [(4, 6)]), plan.order, plan.parent, ok) == (1, 0)
+    # Door goal filled with the corridor behind it empty: out of plan.
+    assert packed_count(occupancy(board, [(4, 4)]), plan.order, plan.parent, ok) == (0, 1)
+    # Deepest and door filled, middle empty: one packed, one out of plan.
+    got = packed_count(occupancy(board, [(4, 6), (4, 4)]), plan.order, plan.parent, ok)
+    assert got == (1, 1)
+    assert packed_count(
+        occupancy(board, [(4, 6), (4, 5), (4, 4)]), plan.order, plan.parent, ok
+    ) == (
+        3,
+        0,
+    )
+
+
+def test_regions_count_the_areas_the_boxes_cut() -> None:
+    board = Board(level(CORRIDOR))
+    seen = np.zeros(board.n, np.int32)
+    queue = np.empty(board.n, np.int32)
+    assert regions(occupancy(board, []), board.nbr, seen, 1, queue)[0] == 1
+    # A box in the corridor's mouth cuts the corridor off from the room.
+    count, mark = regions(occupancy(board, [(4, 4)]), board.nbr, seen, 10, queue)
+    assert count == 2 and mark == 12
+    # A box at the corridor's end cuts nothing off; one in the middle cuts off the end.
+    assert regions(occupancy(board, [(4, 4), (4, 6)]), board.nbr, seen, 20, queue)[0] == 2
+    assert regions(occupancy(board, [(4, 5)]), board.nbr, seen, 30, queue)[0] == 2
+    assert regions(occupancy(board, [(4, 4), (4, 5)]), board.nbr, seen, 40, queue)[0] == 2
+
+
+def test_feature_cell_combines_the_features() -> None:
+    board = Board(level(CORRIDOR))
+    plan = packing_order(board)
+    ok = np.ones(3, np.uint8)
+    seen = np.zeros(board.n, np.int32)
+    queue = np.empty(board.n, np.int32)
+    occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, regions 2, out of plan 1
+    cell, _ = feature_cell(occ, board.nbr, plan.order, plan.parent, ok, seen, 1, queue, 6, 6)
+    assert cell == (1 * 6 + 1) * 6 + 1
+
+
+SMALL = [
+    CORRIDOR,
+    ROOM,
+    SCATTERED,
+    """
+#####
+#.  #
+# $ #
+#@$.#
+#####""",
+]
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_fess_solves_small_levels(text: str) -> None:
+    lv = level(text)
+    result = solve(lv, "fess", Limits(time=20))
+    assert result.status is Status.SOLVED
+    assert verify(lv, result.solution).is_solved
+    assert not result.optimal and result.stats.expanded > 0
+
+
+def test_fess_solves_the_project_levels() -> None:
+    for lv in iter_levels(DATA / "tiny.xsb"):
+        if lv.problems() or lv.is_solved:
+            continue
+        result = solve(lv, "fess", Limits(time=20))
+        assert result.status in (Status.SOLVED, Status.UNSOLVABLE), result.message
+        if result.solved:
+            assert verify(lv, result.solution).is_solved
+
+
+def test_fess_solves_microban_1_to_20() -> None:
+    path = LEVELS / "microban.xsb"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    levels = list(iter_levels(path))[:20]
+    for number, lv in enumerate(levels, 1):
+        result = solve(lv, "fess", Limits(time=10))
+        assert result.solved, f"microban {number}: {result.message}"
+        assert verify(lv, result.solution).is_solved
+
+
+def test_fess_proves_unsolvable() -> None:
+    # The left box can only slide along the top wall, away from every goal it could use.
+    lv = level(
+        """
+######
+# $ .#
+#@   #
+#$  .#
+######"""
+    )
+    result = solve(lv, "fess", Limits(time=10))
+    assert result.status is Status.UNSOLVABLE
+
+
+def hard() -> Level:
+    path = LEVELS / "xsokoban.xsb"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    return list(iter_levels(path))[28]  # XSokoban 29: far beyond a fraction of a second
+
+
+def test_fess_respects_node_limit() -> None:
+    result = solve(hard(), "fess", Limits(nodes=500))
+    assert result.status is Status.NODE_LIMIT
+    assert 500 <= result.stats.expanded <= 600
+
+
+def test_fess_respects_time_limit() -> None:
+    result = solve(hard(), "fess", Limits(time=0.5))
+    assert result.status is Status.TIME_LIMIT
+    assert result.stats.seconds < 1.0
+
+
+def test_fess_respects_memory_limit() -> None:
+    lv = hard()
+    result = solve(lv, "fess", Limits(time=30, memory=12 << 20))
+    assert result.status is Status.MEMORY_LIMIT
+    assert result.stats.peak_bytes <= 12 << 20
+
+
+def test_fess_is_registered_and_checks_options() -> None:
+    assert "fess" in METHODS and not METHODS["fess"].optimal
+    with pytest.raises(SokobanError, match="unknown option 'weight'"):
+        solve(level(CORRIDOR), "fess", Limits(time=1), weight=2)
+
+
+def test_fess_without_corrals_still_solves() -> None:
+    lv = level(ROOM)
+    result = solve(lv, "fess", Limits(time=10), corrals=False)
+    assert result.solved and verify(lv, result.solution).is_solved
+
+
+def test_fess_on_invalid_level() -> None:
+    lv = level(
+        """
+#####
+#@$ #
+#####"""
+    )
+    assert solve(lv, "fess", Limits(time=1)).status is Status.INVALID
+
+
+def test_fess_search_object_reports_progress() -> None:
+    board = Board(level(ROOM))
+    seen: list[int] = []
+    engine = Fess(board)
+    out = engine.run(10, None, 1 << 30, lambda s, t: seen.append(int(s.counters[0])))
+    assert out.code == 1 and len(out.path) == out.cost + 1
+
+
+@pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features"])
+def test_every_key_solves(key: str) -> None:
+    lv = level(CORRIDOR)
+    result = solve(lv, "fess", Limits(time=10), key=key)
+    assert result.solved and verify(lv, result.solution).is_solved
+
+
+def test_unknown_key_is_refused() -> None:
+    with pytest.raises(SokobanError, match="unknown fess key 'fastest'"):
+        solve(level(CORRIDOR), "fess", Limits(time=1), key="weight,fastest")
+
+
+def test_interleave_sums_the_searches() -> None:
+    board = Board(level(ROOM))
+    plan = packing_order(board)
+    engines = [Fess(board, plan=plan, key=k) for k in (KEY_WEIGHT, KEY_MIXED)]
+    out = interleave(engines, 10, None, 1 << 30)
+    assert out.code == 1 and not out.limit
+    assert out.expanded == sum(int(e.counters[0]) for e in engines)
+    assert out.peak_bytes == sum(e.peak for e in engines)
+    # The solved path is a chain of single pushes from the start.
+    assert np.array_equal(np.sort(out.path[0][0]), board.boxes)
+    for (before, _), (after, _) in zip(out.path, out.path[1:], strict=False):
+        assert len(set(before.tolist()) ^ set(after.tolist())) == 2
