@@ -41,9 +41,9 @@ nodes for a 59-push path). So a forgotten leaf whose ``f`` says more than ``g + 
 also written to a bound cache, keyed by the state's Zobrist key, as ``(g0, f0)``; a child
 of that state made at depth ``g >= g0`` gets ``f = max(g + h, f0 + g - g0, floor)``. The
 cache is set-associative (:data:`WAYS` entries a set), evicts the deepest entry of a set
-and is paid for inside the budget: the driver gives it :data:`~sokoban.solve._family.
-SMA_CACHE_PER_NODE` entries of :data:`ENTRY_BYTES` bytes per node of a node budget, and
-the same share of a byte budget, and counts it in the bytes it reports.
+and is paid for inside the budget: the driver (:mod:`sokoban.solve._family`) gives it
+``SMA_CACHE_PER_NODE`` (32) entries of :data:`ENTRY_BYTES` bytes per node of a node
+budget and the same share of a byte budget, and counts it in the bytes it reports.
 
 Why a learned bound cannot cut an optimal solution. Every value here (``f``, ``forgotten``,
 ``f0``) bounds the solutions through its node except those through a child that was not
