@@ -224,3 +224,31 @@ def test_ida_learned_bounds_save_expansions(microban) -> None:  # type: ignore[n
         check_solved(result, start)
         assert result.solution is not None and result.solution.pushes == 59
     assert 2 * learned.stats.expanded < plain.stats.expanded
+
+
+# --- the curve command ----------------------------------------------------------------------
+
+
+def test_curve_refuses_budgets_too_large_before_searching(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from click.testing import CliRunner
+
+    from sokoban.cli import main
+
+    path = tmp_path / "own.xsb"
+    path.write_text(OWN[2].strip("\n") + "\n")
+    big = CliRunner().invoke(main, ["curve", str(path), "-b", "100,9000000", "--no-plot"])
+    assert big.exit_code == 2, big.output
+    assert "9,000,000 nodes needs" in big.output and "Traceback" not in big.output
+    runs = {}
+    for learn in ("at-least", "off"):
+        args = ["curve", str(path), "-b", "12,40", "--no-plot", "--json", "--learn", learn]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        runs[learn] = json.loads(result.output)["runs"]
+    for on, off in zip(runs["at-least"], runs["off"], strict=True):
+        assert on["pushes"] == off["pushes"] == fewest(level(OWN[2]))
+        assert on["cache_entries"] == 32 * on["budget_nodes"] and off["cache_entries"] == 0
+        assert on["peak_bytes"] <= on["budget_bytes"] and off["peak_bytes"] <= off["budget_bytes"]
+        assert off["learned"] == 0

@@ -21,7 +21,10 @@ one, at depth ``g >= g0`` gives it ``f = max(g + h, f0 + g - g0)``: each of its
 solutions costs at least that, but for those through children searched elsewhere, which
 are bounded where they were searched. This is the rule SMA* uses with its bound cache
 (:mod:`sokoban.solve._sma`, where the argument is given), and the same tests hold IDA* to
-the reference search; option ``learn="off"`` turns it off.
+the reference search; option ``learn="off"`` turns it off. A repetition is skipped
+before any learned bound applies: were an ancestor's bound charged to a cycle back to it,
+the bound would feed on itself, rising by the cycle's length every iteration, and an
+unsolvable level would never finish.
 """
 
 from __future__ import annotations
