@@ -80,6 +80,11 @@ class PictureTooLargeError(SokobanError):
     """A picture that would take more memory than it is worth (see ``sokoban.render``)."""
 
 
+class BudgetTooLargeError(SokobanError):
+    """An SMA* budget whose arrays would not fit the memory limit (or, without one,
+    ``sokoban.solve.DEFAULT_MEMORY``): quotes the budget."""
+
+
 class LevelNotFoundError(SokobanError):
     """A level looked up by number or title that the collection does not have."""
 

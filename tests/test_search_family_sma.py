@@ -14,9 +14,9 @@ import pytest
 from test_search_family import OWN, _random_rooms, check_solved, level
 
 from sokoban import Level, xsb
-from sokoban.errors import SokobanError
+from sokoban.errors import BudgetTooLargeError, SokobanError
 from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _family, solve
-from sokoban.solve._family import BudgetTooLargeError, MemoryBoundedStats, sma_bytes
+from sokoban.solve._family import MemoryBoundedStats, sma_bytes
 
 #: Microban levels 1-10 but 7, and larger ones where tight budgets make SMA* forget and
 #: learn a lot, all of which the reference search solves in a few seconds at most (7, 35

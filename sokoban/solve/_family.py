@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from sokoban.direction import DIRECTIONS
-from sokoban.errors import SokobanError
+from sokoban.errors import BudgetTooLargeError, SokobanError
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import (
@@ -594,11 +594,6 @@ def sma_capacity(memory: int, nboxes: int, fixed: int = 0, learn: str = "at-leas
         else:
             high = mid - 1
     return low
-
-
-class BudgetTooLargeError(SokobanError):
-    """An SMA* budget whose arrays would not fit the memory limit (or, without one,
-    :data:`~sokoban.solve.DEFAULT_MEMORY`)."""
 
 
 @register(
