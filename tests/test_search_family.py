@@ -367,6 +367,16 @@ def test_compare_gives_a_row_per_method(tiny) -> None:  # type: ignore[no-untype
     assert text.exit_code == 0 and "ida" in text.output and "peak" in text.output
 
 
+def test_compare_fails_when_no_method_solves(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "stuck.xsb"
+    path.write_text("#####\n#@$.#\n#.$ #\n#####\n")  # the lower box can never move up
+    result = CliRunner().invoke(main, ["compare", str(path), "-m", "astar,ida", "--json"])
+    assert result.exit_code == 1
+    rows = json.loads(result.stdout)["methods"]
+    assert [r["status"] for r in rows] == ["unsolvable", "unsolvable"]
+    assert "no method solved level 1" in result.stderr
+
+
 def test_compare_rejects_unknown_methods(tiny) -> None:  # type: ignore[no-untyped-def]
     result = CliRunner().invoke(main, ["compare", str(tiny), "-l", "1", "-m", "astar,nope"])
     assert result.exit_code == 2

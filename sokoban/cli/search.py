@@ -159,7 +159,6 @@ def compare(
     """Solve one level of FILE with several methods and compare them: a row per method
     with the solution's moves and pushes, whether it is proven optimal (for what the
     method minimises), the time, the expansions and the peak memory."""
-    from rich.table import Table
 
     from sokoban.solve import METHODS, solve
 
@@ -181,8 +180,20 @@ def compare(
         records.append(record)
     if as_json:
         echo_json({"number": collection.number(lv), "title": lv.title, "methods": records})
-        return
-    title = f"level {collection.number(lv)}" + (f" ({lv.title})" if lv.title else "")
+    else:
+        _print_comparison(collection.number(lv), lv, records, time_limit)
+    if all(r["moves"] is None for r in records):
+        # Like `solve`: a level no method solved is a failure scripts can see.
+        console(stderr=True).print(f"no method solved level {collection.number(lv)}")
+        raise SystemExit(1)
+
+
+def _print_comparison(
+    number: int, lv: Any, records: list[dict[str, Any]], time_limit: float
+) -> None:
+    from rich.table import Table
+
+    title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
     table = Table(title=f"{title}: {len(lv.boxes)} boxes, {time_limit:g} s per method")
     for column in ("method", "status", "moves", "pushes", "optimal", "seconds", "expanded"):
         table.add_column(column, justify="left" if column in ("method", "status") else "right")
@@ -199,7 +210,10 @@ def compare(
             f"{r['expanded']:,}",
             format_bytes(r["peak_bytes"]),
         )
-    console().print(table)
+    out = console()
+    if not out.is_terminal:
+        out.width = 120  # every column whole in files and pipes
+    out.print(table)
 
 
 def _plot(rows: list[dict[str, Any]], title: str, optimum: int | None) -> bytes:
