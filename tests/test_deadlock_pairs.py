@@ -26,11 +26,10 @@ def level(text: str) -> Level:
 
 def dead(board: Board, a: int, b: int, player: int) -> bool:
     """The table's verdict on boxes at level cells ``a``, ``b`` and the player on ``player``."""
-    live, table = pair_table(board)
-    boxes = np.array(sorted([board.index[a], board.index[b]]), np.int16)
+    occ = np.full(board.n, -1, np.int32)
+    occ[board.index[a]], occ[board.index[b]] = 0, 1
     t = int(board.index[a])
-    skip = int(np.flatnonzero(boxes == t)[0])
-    return bool(pair_dead(t, int(board.index[player]), boxes, skip, live, table))
+    return bool(pair_dead(t, int(board.index[player]), occ, *pair_table(board)))
 
 
 def frozen_pair(board: Board, a: int, b: int) -> bool:
@@ -136,7 +135,7 @@ def test_table_agrees_with_a_plain_search_on_random_rooms() -> None:
             continue
         rooms += 1
         board = Board(lv)
-        live, table = pair_table(board)
+        live, table, starts, partners = pair_table(board)
         assert table.shape[0] == int((board.dead == 0).sum())
         floor = [int(c) for c in board.cells]
         live_cells = [c for c in floor if not board.dead[board.index[c]]]

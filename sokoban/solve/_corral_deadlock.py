@@ -128,12 +128,14 @@ def _store(states, splayer, stable, count, boxes, k, player, key):
 
 
 @njit
-def _solvable(start, k, player, ncells, nbr, goal, dead, live, pairs, zbox, zplayer, scratch):
+def _solvable(start, k, player, ncells, board, scratch):
     """Whether boxes ``start[:k]`` (sorted int16) alone can all be pushed onto goals from
     ``player`` (a canonical cell): :data:`ALIVE`, :data:`DEAD`, or :data:`UNKNOWN` when
     the search outgrew :data:`MAX_STATES` or the player got into the corral (its cells
     are ``scratch``'s ``cells[:ncells]``): an open corral is rarely a deadlock, and
-    searching on would mostly solve a small puzzle the long way."""
+    searching on would mostly solve a small puzzle the long way. ``board``: as for
+    :func:`corral_dead`."""
+    nbr, goal, dead, _, zbox, zplayer, live, pairs, starts, partners = board[:10]
     comp, cells, socc, sseen, squeue, seen2, queue2, stack, states, splayer, stable, marks = scratch
     solved = True
     for i in range(k):
@@ -170,11 +172,11 @@ def _solvable(start, k, player, ncells, nbr, goal, dead, live, pairs, zbox, zpla
                 p = nbr[b, (d + 2) % 4]
                 if p < 0 or sseen[p] != here:
                     continue
-                if pair_dead(t, b, boxes[:k], i, live, pairs):
-                    continue
                 socc[b] = -1
                 socc[t] = i
-                if frozen(t, socc, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                if pair_dead(t, b, socc, live, pairs, starts, partners) or (
+                    frozen(t, socc, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
+                ):
                     socc[t] = -1
                     socc[b] = i
                     continue
@@ -224,11 +226,12 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
 
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
-    search kernel's tuple ``(nbr, goal, dead, dist, zbox, zplayer, live, pairs, *memo)``
+    search kernel's tuple ``(nbr, goal, dead, dist, zbox, zplayer, *pairs, *memo)``
     (:mod:`sokoban.solve._search`; ``memo`` from :func:`new_memo`, size 0: nothing is
     looked for); ``scratch``: :func:`new_scratch` (corral ids grow in its ``marks[0]``).
     """
-    nbr, goal, dead, _, zbox, zplayer, live, pairs, mkeys, mboxes, mplayer, mverdict = board
+    nbr, goal, dead, _, zbox, zplayer = board[:6]
+    mkeys, mboxes, mplayer, mverdict = board[10:]
     if mkeys.shape[0] == 0:
         return False
     comp, cells, socc, sseen, squeue, seen2, queue2, stack, states, splayer, stable, marks = scratch
@@ -318,9 +321,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
                 if same:
                     verdict = mverdict[slot]
             if verdict == UNKNOWN:
-                verdict = _solvable(
-                    fence, size, canon, tail, nbr, goal, dead, live, pairs, zbox, zplayer, scratch
-                )
+                verdict = _solvable(fence, size, canon, tail, board, scratch)
                 if verdict == UNKNOWN:
                     verdict = ALIVE  # proves nothing; remembered so as not to search again
                 mkeys[slot] = key

@@ -14,6 +14,10 @@ Layout: ``table[i, j, w]`` (uint64[m, m, W]) holds, for live cells numbered ``i 
 (``live`` maps a floor index to its live number, -1 on dead squares), bit ``p % 64`` of
 word ``p // 64`` set when the player may stand on floor cell ``p``. Only ``i < j`` is
 filled. An empty table (shape ``(0, 0, 0)``) means "no table": the check passes.
+Most pairs are fine wherever the player stands, so each live cell also lists its
+partners, the floor cells that make a deadlock with it for some player cell
+(``partners[starts[i]:starts[i + 1]]``, int32): the check looks at those cells only,
+about a quarter as many as the boxes on XSokoban.
 """
 
 from __future__ import annotations
@@ -30,14 +34,21 @@ MAX_BYTES = 32 << 20
 MAX_WORK = 20_000_000
 
 
-def no_table() -> tuple[np.ndarray, np.ndarray]:
-    """The "no table" pair: live int32[0] and table uint64[0, 0, 0]."""
-    return np.full(0, -1, np.int32), np.zeros((0, 0, 0), np.uint64)
+def no_table() -> tuple[np.ndarray, ...]:
+    """The "no table": live int32[0], table uint64[0, 0, 0], starts int32[1], partners
+    int32[0]."""
+    return (
+        np.full(0, -1, np.int32),
+        np.zeros((0, 0, 0), np.uint64),
+        np.zeros(1, np.int32),
+        np.zeros(0, np.int32),
+    )
 
 
-def pair_table(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """``(live, table)`` for ``board`` (see the module's docstring), or :func:`no_table`
-    for fewer than two boxes or a board over :data:`MAX_BYTES` or :data:`MAX_WORK`."""
+def pair_table(board: Board) -> tuple[np.ndarray, ...]:
+    """``(live, table, starts, partners)`` for ``board`` (see the module's docstring), or
+    :func:`no_table` for fewer than two boxes or a board over :data:`MAX_BYTES` or
+    :data:`MAX_WORK`."""
     live = np.full(board.n, -1, np.int32)
     cells = np.flatnonzero(board.dead == 0)
     live[cells] = np.arange(len(cells), dtype=np.int32)
@@ -45,7 +56,10 @@ def pair_table(board: Board) -> tuple[np.ndarray, np.ndarray]:
     words = (board.n + 63) // 64
     if board.nboxes < 2 or m * m * words * 8 > MAX_BYTES or m * m * board.n > MAX_WORK:
         return no_table()
-    return live, build(board.nbr, board.goals, live, cells.astype(np.int32))
+    cells = cells.astype(np.int32)
+    table = build(board.nbr, board.goals, live, cells)
+    starts, partners = partner_lists(table, cells, board.n)
+    return live, table, starts, partners
 
 
 @njit
@@ -136,21 +150,49 @@ def build(nbr, goals, live, cells):
 
 
 @njit
-def pair_dead(t, stand, boxes, skip, live, table):
-    """Whether a box on ``t`` with the player on ``stand`` is a two-box deadlock with any
-    box of ``boxes`` (int16[b]) but the one at index ``skip``. ``live``: int32[n] and
-    ``table``: uint64[m, m, W] from :func:`pair_table`; an empty table finds nothing."""
+def partner_lists(table, cells, n):
+    """For each live cell, the floor cells of the live cells it makes a deadlock with for
+    some player cell: returns starts int32[m + 1] and partners int32[k] (see the module).
+    ``table``: uint64[m, m, W]; ``cells``: int32[m]; ``n``: floor cells."""
+    m = cells.shape[0]
+    dead = np.zeros((m, m), np.uint8)
+    for i in range(m):
+        for j in range(i + 1, m):
+            for p in range(n):
+                if p != cells[i] and p != cells[j]:
+                    if not (table[i, j, p >> 6] >> np.uint64(p & 63)) & np.uint64(1):
+                        dead[i, j] = 1
+                        dead[j, i] = 1
+                        break
+    starts = np.zeros(m + 1, np.int32)
+    for i in range(m):
+        starts[i + 1] = starts[i] + dead[i].sum()
+    partners = np.empty(starts[m], np.int32)
+    for i in range(m):
+        x = starts[i]
+        for j in range(m):
+            if dead[i, j]:
+                partners[x] = cells[j]
+                x += 1
+    return starts, partners
+
+
+@njit
+def pair_dead(t, stand, occ, live, table, starts, partners):
+    """Whether a box on ``t`` with the player on ``stand`` makes a two-box deadlock with
+    another box (``occ``: int32[n], a box index or -1 per floor cell). ``live``,
+    ``table``, ``starts``, ``partners``: from :func:`pair_table`; an empty table finds
+    nothing."""
     if table.shape[0] == 0:
         return False
     i = live[t]
     word = stand >> 6
     bit = np.uint64(stand & 63)
-    for k in range(boxes.shape[0]):
-        if k == skip:
+    for x in range(starts[i], starts[i + 1]):
+        c = partners[x]
+        if occ[c] < 0:
             continue
-        j = live[boxes[k]]
-        if j < 0:
-            continue
+        j = live[c]
         if i < j:
             w = table[i, j, word]
         else:

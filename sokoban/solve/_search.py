@@ -154,13 +154,13 @@ def expand_loop(board, store, table, queue, counters, params):
     needs more primary keys).
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n], live int32[n], pairs uint64[m, m, w]: the two-box
+    uint64[n], zplayer uint64[n], then live, pairs, starts, partners: the two-box
     deadlock table of :mod:`sokoban.solve._pairs`, empty for none, and the memo of
     :mod:`sokoban.solve._corral_deadlock`, size 0 for none); ``store``: see
     :func:`new_store`; ``table``: int32[t]; ``queue``: see :mod:`sokoban.solve._queue`;
     ``counters``: int64[8]; ``params``: int64[8].
     """
-    nbr, goal, dead, dist, zbox, zplayer, live, pairs = board[:8]
+    nbr, goal, dead, dist, zbox, zplayer, live, pairs, starts, partners = board[:10]
     nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
     nd_moves, nd_stand = store[8], store[9]
     n = nbr.shape[0]
@@ -317,7 +317,7 @@ def expand_loop(board, store, table, queue, counters, params):
                     occ[t] = -1
                     occ[b] = k
                     continue
-                if pair_dead(t, stand, nd_boxes[node], k, live, pairs):
+                if pair_dead(t, stand, occ, live, pairs, starts, partners):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -438,11 +438,11 @@ class Search:
         nb = board.nboxes
         zbox, zplayer = zobrist(board.n)
         started = time.perf_counter()
-        live, table = pair_table(board) if pairs else no_table()
+        two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
-        self.kernel_board += (live, table, *(new_memo() if corral_deadlocks else no_memo()))
+        self.kernel_board += (*two_box, *(new_memo() if corral_deadlocks else no_memo()))
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         tunnels = tunnels and not exact
