@@ -2,11 +2,62 @@
 
 Kernels are cached on disk (``cache=True``) so only the first run on a machine pays the
 compilation; ``nogil`` lets threads run searches side by side.
+
+numba's cache notices a change in a kernel's own source file only, not in the kernels it
+calls from other modules, and the solver's kernels call across modules (the search calls
+the deadlock tests, the bounds, the table...): an edit to one of those would leave stale
+machine code running. So, unless ``NUMBA_CACHE_DIR`` says otherwise, the cache lives in
+a directory named by a hash of every kernel module's source: any change starts afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
 import numba
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+#: The modules that hold kernels or that kernels call.
+_KERNEL_SOURCES = ("solve/*.py", "generate/_*.py", "analysis/_*.py")
+
+
+def _sources_digest() -> str:
+    digest = hashlib.sha256()
+    for pattern in _KERNEL_SOURCES:
+        for path in sorted(_PACKAGE.glob(pattern)):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_dir() -> str | None:
+    """A writable directory for this version of the kernels: beside the sources as numba
+    would choose, else in the user's cache; ``None`` leaves numba's own choice."""
+    name = f"numba-{_sources_digest()}"
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sokoban"
+    for base in (_PACKAGE / "__pycache__", user):
+        fresh = not (base / name).exists()
+        try:
+            (base / name).mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if not os.access(base / name, os.W_OK):
+            continue
+        if fresh:  # the caches of earlier versions of these sources will not be read again
+            for old in base.glob("numba-*"):
+                if old.name != name:
+                    shutil.rmtree(old, ignore_errors=True)
+        return str(base / name)
+    return None
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    _dir = _cache_dir()
+    if _dir is not None:
+        numba.config.CACHE_DIR = _dir
 
 #: Decorator for every solver kernel.
 njit = numba.njit(cache=True, nogil=True)
