@@ -60,7 +60,7 @@ P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 #: Feature caps: regions counted up to this many, boxes out of plan likewise.
-CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 6, 6
+CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 #: Bound buckets per cell at most (larger bounds share the last bucket).
 MAX_BUCKETS = 1024
 
