@@ -7,11 +7,14 @@ Features of a position (computed for every child):
 - connectivity: how many regions the boxes cut the free floor into (capped);
 - out of plan: boxes on goals that wall in goals still empty (capped).
 
-Every cell holds its positions in buckets by the matching lower bound. The kernel visits
-the non-empty cells round-robin and expands the position of least bound in each, so a
-cell reached by packing one more box gets its turns at once however crowded the cells
-below it are, while every other combination of features keeps being explored: the search
-progresses along the packing order without betting everything on one path.
+Every cell holds its positions in LIFO buckets by a key (:data:`KEY_BOUND` ...): the
+matching lower bound, or FESS's weight - the pushes on the path that improved nothing,
+neither the bound nor a feature (the moves its advisors would not have proposed) - or
+both. The kernel visits the non-empty cells round-robin and expands the position of
+least key in each, so a cell reached by packing one more box gets its turns at once
+however crowded the cells below it are, while every other combination of features keeps
+being explored: the search progresses along the packing order without betting everything
+on one path. :func:`interleave` runs searches with different keys by turns.
 
 It stores nodes as the best-first kernel does (:func:`sokoban.solve._search.new_store`,
 the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
@@ -57,7 +60,7 @@ P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 #: Feature caps: regions counted up to this many, boxes out of plan likewise.
-CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 6, 6
+CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 #: Bound buckets per cell at most (larger bounds share the last bucket).
 MAX_BUCKETS = 1024
 
