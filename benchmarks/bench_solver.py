@@ -33,7 +33,7 @@ COLLECTIONS = {
 
 _WARM = (
     "import time; t = time.perf_counter(); from sokoban.solve import bench; "
-    "[bench.warm_up(m) for m in ('astar', 'moves', 'bfs', 'greedy', 'wastar')]; "
+    "[bench.warm_up(m) for m in ('astar', 'moves', 'bfs', 'greedy', 'wastar', 'fess')]; "
     "print(time.perf_counter() - t)"
 )
 

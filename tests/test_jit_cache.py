@@ -12,7 +12,8 @@ from sokoban.solve import _jit
 
 def _tree(root: Path, text: str) -> None:
     (root / "solve").mkdir(parents=True, exist_ok=True)
-    (root / "solve" / "_search.py").write_text("def kernel(): pass\n")
+    (root / "solve" / "_search.py").write_text("@njit\ndef kernel(): pass\n")
+    (root / "solve" / "_methods.py").write_text("print('plain Python')\n")
     (root / "solve" / "_deadlock.py").write_text(text)
     (root / "cli").mkdir(exist_ok=True)
     (root / "cli" / "main.py").write_text("print('not a kernel')\n")
@@ -23,13 +24,15 @@ def test_a_change_to_any_kernel_module_gives_a_new_cache(
 ) -> None:
     monkeypatch.setattr(_jit, "_PACKAGE", tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
-    _tree(tmp_path, "def frozen(): return 0\n")
+    _tree(tmp_path, "@njit\ndef frozen(): return 0\n")
     first = _jit._cache_dir()
     assert first is not None and Path(first).is_dir()
     assert _jit._cache_dir() == first  # same sources, same cache
     (tmp_path / "cli" / "main.py").write_text("print('still not a kernel')\n")
     assert _jit._cache_dir() == first
-    _tree(tmp_path, "def frozen(): return 1\n")
+    (tmp_path / "solve" / "_methods.py").write_text("print('other plain Python')\n")
+    assert _jit._cache_dir() == first
+    _tree(tmp_path, "@njit\ndef frozen(): return 1\n")
     second = _jit._cache_dir()
     assert second is not None and second != first
     assert not Path(first).exists()  # the stale cache is removed

@@ -84,22 +84,58 @@ def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
 
 
 def test_fast_portfolio_falls_back_to_astar(monkeypatch: pytest.MonkeyPatch) -> None:
-    # When the feature-space search gives up, the fast method's A* half solves the level
-    # (Microban 146, 14 pushes) and says so.
+    # When greedy search and the feature-space search give up, the fast method's A* stage
+    # solves the level (Microban 146, 14 pushes) and says so.
     from sokoban.solve import _methods
 
-    def gives_up(level: object, limits: Limits, **options: object) -> SolveResult:
-        return SolveResult(Status.TIME_LIMIT, None, "fess", False, SearchStats(1, 1, 1, 1, 0.5))
+    def gives_up(name: str) -> object:
+        def method(level: object, limits: Limits, **options: object) -> SolveResult:
+            return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.5))
 
-    monkeypatch.setattr(_methods, "fess", gives_up)
+        return method
+
+    monkeypatch.setattr(_methods, "greedy", gives_up("greedy"))
+    monkeypatch.setattr(_methods, "fess", gives_up("fess"))
     level = _collection("microban.xsb")[145]
-    result = solve(level, "fast", Limits(time=6))
+    result = solve(level, "fast", Limits(time=60))  # room for a first compilation
     assert result.status is Status.SOLVED and result.method == "fast"
     assert result.solution is not None and result.solution.pushes == 14
-    assert result.message.startswith("astar") and result.stats.expanded > 1
+    assert result.message.startswith("astar") and result.stats.expanded > 2
+    assert result.stats.seconds >= 1.0  # the stages' seconds add up
 
 
-def test_fast_portfolio_starts_with_fess() -> None:
-    level = _collection("microban.xsb")[145]
-    result = solve(level, "fast", Limits(time=6))
-    assert result.solved and result.message.startswith("fess")
+@pytest.mark.parametrize(("number", "stage"), [(146, "fess"), (1, "greedy")])
+def test_fast_portfolio_stages(number: int, stage: str) -> None:
+    # Microban 146 defeats greedy search (its tenth of the limit runs out), not fess.
+    level = _collection("microban.xsb")[number - 1]
+    result = solve(level, "fast", Limits(time=20))
+    assert result.solved and result.message.startswith(stage)
+
+
+def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sokoban.solve import _methods
+
+    seen: list[tuple[str, Limits]] = []
+
+    def records(name: str) -> object:
+        def method(level: object, limits: Limits, **options: object) -> SolveResult:
+            seen.append((name, limits))
+            return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.1))
+
+        return method
+
+    for name in ("greedy", "fess", "astar"):
+        monkeypatch.setattr(_methods, name, records(name))
+    solve(_collection("microban.xsb")[0], "fast")
+    assert [(name, limits.nodes) for name, limits in seen] == [
+        ("greedy", 50_000),
+        ("fess", 300_000),
+        ("astar", None),
+    ]
+    seen.clear()
+    solve(_collection("microban.xsb")[0], "fast", Limits(time=10, nodes=1000))
+    assert [name for name, _ in seen] == ["greedy", "fess", "astar"]
+    assert [limits.time for _, limits in seen] == pytest.approx([1.0, 7.4, 9.8])
+    assert [limits.nodes for _, limits in seen] == [1000, 999, 998]
