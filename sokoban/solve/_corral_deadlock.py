@@ -23,6 +23,7 @@ import numpy as np
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
 from sokoban.solve._pairs import pair_dead
+from sokoban.solve._reach import reach
 
 #: Smallest and largest fence searched.
 MIN_FENCE, MAX_FENCE = 3, 8
@@ -55,7 +56,8 @@ def new_scratch(n):
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
     int32[n], stack uint8[n], states int16[MAX_STATES + 1, MAX_FENCE], splayer
-    int32[MAX_STATES + 1], stable int32[4 * MAX_STATES], marks int64[2]."""
+    int32[MAX_STATES + 1], stable int32[4 * MAX_STATES], marks int64[2], swalk int32[n]
+    (walk lengths, unused)."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -69,29 +71,8 @@ def new_scratch(n):
         np.zeros(MAX_STATES + 1, np.int32),
         np.full(4 * MAX_STATES, -1, np.int32),
         np.zeros(2, np.int64),
+        np.zeros(n, np.int32),
     )
-
-
-@njit
-def _least(start, socc, nbr, seen, mark, queue):
-    """The least floor index the player reaches from ``start`` around boxes (``socc``
-    >= 0), marking ``seen[c] = mark`` on the way."""
-    seen[start] = mark
-    queue[0] = start
-    head, tail = 0, 1
-    least = start
-    while head < tail:
-        c = queue[head]
-        head += 1
-        if c < least:
-            least = c
-        for d in range(4):
-            x = nbr[c, d]
-            if x >= 0 and socc[x] < 0 and seen[x] != mark:
-                seen[x] = mark
-                queue[tail] = x
-                tail += 1
-    return least
 
 
 @njit
@@ -136,7 +117,8 @@ def _solvable(start, k, player, ncells, board, scratch):
     searching on would mostly solve a small puzzle the long way. ``board``: as for
     :func:`corral_dead`."""
     nbr, goal, dead, _, zbox, zplayer, live, pairs, starts, partners = board[:10]
-    comp, cells, socc, sseen, squeue, seen2, queue2, stack, states, splayer, stable, marks = scratch
+    comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
+    states, splayer, stable, marks, swalk = scratch[8:]
     solved = True
     for i in range(k):
         if not goal[start[i]]:
@@ -155,7 +137,7 @@ def _solvable(start, k, player, ncells, board, scratch):
             socc[boxes[i]] = i
         marks[1] += 1
         here = np.int32(marks[1])
-        _least(splayer[head], socc, nbr, sseen, here, squeue)
+        reach(splayer[head], socc, nbr, sseen, here, squeue, swalk)
         head += 1
         for i in range(ncells):
             if sseen[cells[i]] == here:
@@ -181,7 +163,7 @@ def _solvable(start, k, player, ncells, board, scratch):
                     socc[b] = i
                     continue
                 marks[1] += 1
-                canon = _least(b, socc, nbr, seen2, np.int32(marks[1]), queue2)
+                canon = reach(b, socc, nbr, seen2, np.int32(marks[1]), queue2, swalk)
                 socc[t] = -1
                 socc[b] = i
                 # The child's boxes, sorted.
@@ -234,7 +216,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
     mkeys, mboxes, mplayer, mverdict = board[10:]
     if mkeys.shape[0] == 0:
         return False
-    comp, cells, socc, sseen, squeue, seen2, queue2, stack, states, splayer, stable, marks = scratch
+    comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
+    states, splayer, stable, marks, swalk = scratch[8:]
     nb = boxes.shape[0]
     fence = np.empty(MAX_FENCE, np.int16)
     msize = mkeys.shape[0]
@@ -305,7 +288,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
             for i in range(size):
                 socc[fence[i]] = i
             marks[1] += 1
-            canon = _least(player, socc, nbr, sseen, np.int32(marks[1]), squeue)
+            canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
             for i in range(size):
                 socc[fence[i]] = -1
             key = _key(fence, size, canon, zbox, zplayer) ^ np.uint64(size)

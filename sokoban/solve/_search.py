@@ -29,6 +29,7 @@ from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
+from sokoban.solve._reach import reach  # noqa: F401  (re-exported: the engine's walk)
 
 # Kernel results.
 SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
@@ -75,34 +76,6 @@ def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     keys = rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
     return keys[0].copy(), keys[1].copy()
-
-
-@njit
-def reach(start, occ, nbr, seen, mark, queue, walk):
-    """Breadth-first walk of the player from ``start`` around boxes (``occ`` >= 0).
-
-    Marks reached cells ``seen[c] = mark`` and their walk lengths in ``walk``; returns the
-    least reached floor index (the canonical player cell). ``occ``, ``seen``, ``queue``,
-    ``walk``: int32[n]; ``nbr``: int32[n, 4].
-    """
-    seen[start] = mark
-    walk[start] = 0
-    queue[0] = start
-    head, tail = 0, 1
-    least = start
-    while head < tail:
-        c = queue[head]
-        head += 1
-        if c < least:
-            least = c
-        for d in range(4):
-            x = nbr[c, d]
-            if x >= 0 and occ[x] < 0 and seen[x] != mark:
-                seen[x] = mark
-                walk[x] = walk[c] + 1
-                queue[tail] = x
-                tail += 1
-    return least
 
 
 @njit
