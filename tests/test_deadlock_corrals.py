@@ -11,9 +11,10 @@ import numpy as np
 
 from sokoban import Level
 from sokoban.solve import Status, solve
+from sokoban.solve._best_first import Search
 from sokoban.solve._board import Board
 from sokoban.solve._corral_deadlock import corral_dead, new_scratch
-from sokoban.solve._search import Search, reach
+from sokoban.solve._reach import reach
 
 
 def level(text: str) -> Level:

@@ -250,8 +250,9 @@ def test_fess_search_object_reports_progress() -> None:
     board = Board(level(ROOM))
     seen: list[int] = []
     engine = Fess(board)
-    out = engine.run(10, None, 1 << 30, lambda s, t: seen.append(int(s.counters[0])))
-    assert out.code == 1 and len(out.path) == out.cost + 1
+    run = engine.run(Limits(time=10), lambda now: seen.append(now.expanded))
+    assert run.solved and len(engine.path()) == engine.cost + 1
+    assert seen and seen[-1] == engine.expanded
 
 
 @pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features"])
@@ -262,7 +263,7 @@ def test_every_key_solves(key: str) -> None:
 
 
 def test_unknown_key_is_refused() -> None:
-    with pytest.raises(SokobanError, match="unknown fess key 'fastest'"):
+    with pytest.raises(SokobanError, match="key='weight,fastest' of method 'fess' is not one of"):
         solve(level(CORRIDOR), "fess", Limits(time=1), key="weight,fastest")
 
 
@@ -270,11 +271,13 @@ def test_interleave_sums_the_searches() -> None:
     board = Board(level(ROOM))
     plan = packing_order(board)
     engines = [Fess(board, plan=plan, key=k) for k in (KEY_WEIGHT, KEY_MIXED)]
-    out = interleave(engines, 10, None, 1 << 30)
-    assert out.code == 1 and not out.limit
-    assert out.expanded == sum(int(e.counters[0]) for e in engines)
-    assert out.peak_bytes == sum(e.peak for e in engines)
+    out = interleave(engines, Limits(time=10, memory=1 << 30))
+    assert out.run.solved
+    stats = out.stats(out.run)
+    assert stats.expanded == sum(e.expanded for e in engines)
+    assert stats.peak_bytes == sum(e.peak for e in engines)
     # The solved path is a chain of single pushes from the start.
-    assert np.array_equal(np.sort(out.path[0][0]), board.boxes)
-    for (before, _), (after, _) in zip(out.path, out.path[1:], strict=False):
+    path = out.last.path()
+    assert np.array_equal(np.sort(path[0][0]), board.boxes)
+    for (before, _), (after, _) in zip(path, path[1:], strict=False):
         assert len(set(before.tolist()) ^ set(after.tolist())) == 2

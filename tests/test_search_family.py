@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from sokoban import Level, verify
 from sokoban.cli import main
 from sokoban.errors import SokobanError
-from sokoban.solve import METHODS, Limits, SolveResult, Status, _family, _table, solve
-from sokoban.solve._family import MemoryBoundedStats, sma_bytes
+from sokoban.solve import METHODS, Limits, Progress, SolveResult, Status, _sma, _table, solve
+from sokoban.solve._sma import MemoryBoundedStats, sma_bytes
 from sokoban.solve._successors import unlink
 
 FAMILY = ("bfs-moves", "bidirectional", "ida", "sma")
@@ -241,7 +241,7 @@ def test_sma_bytes_are_what_its_arrays_take() -> None:
 def test_sma_arrays_grow_without_changing_the_search(microban, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     start = microban[5]
     whole = solve(start, "sma", budget=5000)
-    monkeypatch.setattr(_family, "SMA_START_NODES", 16)
+    monkeypatch.setattr(_sma, "SMA_START_NODES", 16)
     grown = solve(start, "sma", budget=5000)
     assert grown.solution is not None and whole.solution is not None
     assert grown.solution.pushes == whole.solution.pushes
@@ -414,8 +414,8 @@ def test_curve_rejects_bad_budgets(tiny) -> None:  # type: ignore[no-untyped-def
 def test_progress_is_reported_between_kernel_calls(method: str, microban) -> None:  # type: ignore[no-untyped-def]
     seen: list[tuple[int, int, float]] = []
 
-    def progress(search, seconds: float) -> None:  # type: ignore[no-untyped-def]
-        seen.append((int(search.counters[0]), search.nbytes, seconds))
+    def progress(now: Progress) -> None:
+        seen.append((now.expanded, now.nbytes, now.seconds))
 
     options = {"force": True} if method == "bfs-moves" else {}
     result = solve(microban[110], method, Limits(time=0.3), progress=progress, **options)

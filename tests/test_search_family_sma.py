@@ -15,8 +15,8 @@ from test_search_family import OWN, _random_rooms, check_solved, level
 
 from sokoban import Level, xsb
 from sokoban.errors import BudgetTooLargeError, SokobanError
-from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _family, solve
-from sokoban.solve._family import MemoryBoundedStats, sma_bytes
+from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _sma, solve
+from sokoban.solve._sma import MemoryBoundedStats, sma_bytes
 
 #: Microban levels 1-10 but 7, and larger ones where tight budgets make SMA* forget and
 #: learn a lot, all of which the reference search solves in a few seconds at most (7, 35
@@ -62,7 +62,7 @@ def check_budgets(start: Level, best: int, **options: object) -> list[MemoryBoun
 
 @pytest.fixture(params=[32, 1], ids=["cache as sized", "crowded cache"])
 def per_node(request, monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(_family, "SMA_CACHE_PER_NODE", request.param)
+    monkeypatch.setattr(_sma, "SMA_CACHE_PER_NODE", request.param)
     return request.param
 
 
@@ -124,7 +124,7 @@ def test_sma_agrees_with_the_reference_on_random_rooms(monkeypatch) -> None:  # 
         best = naive_search.fewest_pushes(room, 100_000)
         if not best:
             continue
-        monkeypatch.setattr(_family, "SMA_CACHE_PER_NODE", rng.choice([1, 2, 32]))
+        monkeypatch.setattr(_sma, "SMA_CACHE_PER_NODE", rng.choice([1, 2, 32]))
         for budget in sorted({best + 1, best + 1 + rng.randrange(4), best + 12}):
             result = solve(room, "sma", Limits(time=30), budget=budget)
             assert result.solution is not None, (budget, room.xsb(), result.message)
@@ -154,7 +154,7 @@ def test_a_node_budget_pays_for_its_cache(microban) -> None:  # type: ignore[no-
     result = solve(start, "sma", Limits(time=30), budget=500)
     stats = result.stats
     assert isinstance(stats, MemoryBoundedStats)
-    assert stats.cache_entries == 500 * _family.SMA_CACHE_PER_NODE
+    assert stats.cache_entries == 500 * _sma.SMA_CACHE_PER_NODE
     # The cache is counted: what the budget's bytes say is what the arrays took.
     assert stats.budget_bytes == stats.peak_bytes
     assert stats.budget_bytes == sma_bytes(500, nb, stats.budget_bytes - sma_bytes(500, nb))

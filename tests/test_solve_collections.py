@@ -86,16 +86,18 @@ def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
 def test_fast_portfolio_falls_back_to_astar(monkeypatch: pytest.MonkeyPatch) -> None:
     # When greedy search and the feature-space search give up, the fast method's A* stage
     # solves the level (Microban 146, 14 pushes) and says so.
-    from sokoban.solve import _methods
+    from sokoban.solve import _fast
 
     def gives_up(name: str) -> object:
-        def method(level: object, limits: Limits, **options: object) -> SolveResult:
+        def method(
+            level: object, limits: Limits, progress: object, **options: object
+        ) -> SolveResult:
             return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.5))
 
         return method
 
-    monkeypatch.setattr(_methods, "greedy", gives_up("greedy"))
-    monkeypatch.setattr(_methods, "fess", gives_up("fess"))
+    monkeypatch.setattr(_fast, "greedy", gives_up("greedy"))
+    monkeypatch.setattr(_fast, "fess", gives_up("fess"))
     level = _collection("microban.xsb")[145]
     result = solve(level, "fast", Limits(time=60))  # room for a first compilation
     assert result.status is Status.SOLVED and result.method == "fast"
@@ -115,19 +117,21 @@ def test_fast_portfolio_stages(number: int, stage: str) -> None:
 def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sokoban.solve import _methods
+    from sokoban.solve import _fast
 
     seen: list[tuple[str, Limits]] = []
 
     def records(name: str) -> object:
-        def method(level: object, limits: Limits, **options: object) -> SolveResult:
+        def method(
+            level: object, limits: Limits, progress: object, **options: object
+        ) -> SolveResult:
             seen.append((name, limits))
             return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.1))
 
         return method
 
     for name in ("greedy", "fess", "astar"):
-        monkeypatch.setattr(_methods, name, records(name))
+        monkeypatch.setattr(_fast, name, records(name))
     solve(_collection("microban.xsb")[0], "fast")
     assert [(name, limits.nodes) for name, limits in seen] == [
         ("greedy", 50_000),

@@ -328,7 +328,7 @@ def curve(
     if lv.problems():
         raise SokobanError(f"level {number} cannot be solved: {'; '.join(lv.problems())}")
     from sokoban.solve import DEFAULT_MEMORY
-    from sokoban.solve._family import sma_bytes
+    from sokoban.solve._sma import sma_bytes
 
     for size in sizes:
         need = sma_bytes(size, len(lv.boxes), learn=learn)
@@ -360,7 +360,7 @@ def curve(
         rows.append(row)
     title = f"level {number}" + (f" ({lv.title})" if lv.title else "")
     if target is not None:
-        from sokoban.solve._family import SMA_CACHE_PER_NODE
+        from sokoban.solve._sma import SMA_CACHE_PER_NODE
 
         cache = (
             "no bound cache" if learn == "off" else f"{SMA_CACHE_PER_NODE} learned bounds a node"

@@ -165,14 +165,11 @@ def solve_command(
             raise SokobanError(f"{name} cannot be solved: {'; '.join(lv.problems())}")
         with err.status(f"{name}: {method} searching") as status:
 
-            def progress(
-                search: Any, seconds: float, status: Any = status, name: str = name
-            ) -> None:
-                expanded = int(search.counters[0])
-                rate = expanded / seconds if seconds else 0
+            def progress(now: Any, status: Any = status, name: str = name) -> None:
+                rate = now.expanded / now.seconds if now.seconds else 0
                 status.update(
-                    f"{name}: {method} {seconds:.1f} s, {expanded:,} expanded, "
-                    f"{rate:,.0f}/s, {format_bytes(search.nbytes)}"
+                    f"{name}: {method} {now.seconds:.1f} s, {now.expanded:,} expanded, "
+                    f"{rate:,.0f}/s, {format_bytes(now.nbytes)}"
                 )
 
             result = solve(lv, method, limits, progress=progress, **options)

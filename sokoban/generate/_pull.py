@@ -21,7 +21,7 @@ import numpy as np
 
 from sokoban.solve import _table
 from sokoban.solve._jit import njit
-from sokoban.solve._search import reach
+from sokoban.solve._reach import reach
 from sokoban.solve._successors import pulls, state_key
 
 

@@ -27,7 +27,7 @@ from sokoban.generate import _pull
 from sokoban.generate.layouts import LayoutError, to_level
 from sokoban.level import Level
 from sokoban.solve import _successors
-from sokoban.solve._search import zobrist
+from sokoban.solve._table import zobrist
 
 #: States the exhaustive search stores before it stops expanding (about 50 bytes each with
 #: four boxes: the node arrays, the table and the returned rows).

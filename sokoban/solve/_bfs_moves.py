@@ -1,4 +1,6 @@
-"""Breadth-first search over moves: states are the boxes and the player's exact cell, and
+"""The method ``bfs-moves`` and its kernel.
+
+Breadth-first search over moves: states are the boxes and the player's exact cell, and
 every edge is one step of the player (a walk, or a push when a box is in the way).
 
 The first solved state generated is reached in the fewest moves. Pushes onto dead squares
@@ -10,26 +12,49 @@ of nodes not yet expanded; the engine's table finds repeated states.
 from __future__ import annotations
 
 from math import comb
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban.solve import _table
+from sokoban.direction import DIRECTIONS
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _table
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
-from sokoban.solve._successors import is_solved, moved
+from sokoban.solve._successors import Engine, is_solved, moved
+from sokoban.solve.types import (
+    Limits,
+    Option,
+    ProgressCallback,
+    SearchStats,
+    SolveResult,
+    Status,
+    register,
+)
 
-# Kernel results.
-SOLVED, EXHAUSTED, BUDGET, FULL = 1, 2, 3, 4
-# State (int64 array): stored nodes, next to expand, expanded, generated, goal node,
-# expansions allowed in this call.
+# Slots of the state (int64 array): stored nodes, next to expand, expanded, generated,
+# goal node, expansions allowed in this call.
 COUNT, HEAD, EXPANDED, GENERATED, GOAL, STEPS = range(6)
 
 
-def new_nodes(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """Nodes: boxes int16[cap, b], player int32[cap], hash uint64[cap], parent int32[cap],
-    step uint8[cap] (direction of the last step, plus 4 when it pushed), and the engine's
-    probe table int32[2 cap]."""
-    return (
+class Nodes(NamedTuple):
+    """The states: boxes int16[cap, b], player int32[cap], hash uint64[cap], parent
+    int32[cap], step uint8[cap] (direction of the last step, plus 4 when it pushed), and
+    the engine's probe table int32[2 cap]."""
+
+    boxes: np.ndarray
+    player: np.ndarray
+    hash: np.ndarray
+    parent: np.ndarray
+    step: np.ndarray
+    table: np.ndarray
+
+
+def new_nodes(capacity: int, nboxes: int) -> Nodes:
+    """Empty :class:`Nodes` for ``capacity`` states."""
+    return Nodes(
         np.zeros((capacity, nboxes), np.int16),
         np.zeros(capacity, np.int32),
         np.zeros(capacity, np.uint64),
@@ -57,13 +82,13 @@ def run(board, nodes, scratch, state):
     ``state[GOAL]``), :data:`EXHAUSTED`, :data:`BUDGET` or :data:`FULL` (room for four more
     nodes is needed).
 
-    ``board``: the engine's kernel tuple; ``nodes``: :func:`new_nodes`; ``scratch``: the
-    :func:`sokoban.solve._successors.new_scratch` arrays (occ and stack are used).
+    ``board``: the engine's kernel tuple; ``nodes``: :class:`Nodes`; ``scratch``: a
+    :class:`sokoban.solve._successors.Scratch` (occ and stack are used).
     """
     nbr, goal, dead, dist, zbox, zplayer = board
     s_boxes, s_player, s_hash, s_parent, s_step, table = nodes
-    occ = scratch[0]
-    stack = scratch[7]
+    occ = scratch.occ
+    stack = scratch.stack
     nb = s_boxes.shape[1]
     cap = s_player.shape[0]
     child = np.empty(nb, np.int16)
@@ -124,3 +149,116 @@ def run(board, nodes, scratch, state):
                 return SOLVED
         for k in range(nb):
             occ[boxes[k]] = -1
+
+
+class BfsMoves:
+    """The arrays of one breadth-first search over moves, run by
+    :func:`sokoban.solve._driver.drive`."""
+
+    def __init__(self, engine: Engine, capacity: int) -> None:
+        self.engine = engine
+        board = engine.board
+        self.nodes = new_nodes(capacity, board.nboxes)
+        key = engine.state_key(engine.boxes, board.player)
+        nodes = self.nodes
+        nodes.boxes[0] = engine.boxes
+        nodes.player[0] = board.player
+        nodes.hash[0] = key
+        nodes.parent[0] = -1
+        slot = _table.find(
+            nodes.table, key, engine.boxes, board.player, nodes.hash, nodes.boxes, nodes.player
+        )
+        nodes.table[-slot - 1] = 0
+        self.state = np.zeros(6, np.int64)
+        self.state[COUNT] = 1
+
+    @property
+    def nbytes(self) -> int:
+        return self.engine.nbytes + sum(a.nbytes for a in self.nodes)
+
+    @property
+    def expanded(self) -> int:
+        return int(self.state[EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return False
+
+    def step(self, budget: int) -> int:
+        self.state[STEPS] = budget
+        code: int = run(self.engine.kernel, self.nodes, self.engine.scratch, self.state)
+        return code
+
+    def grow(self, code: int, memory: int) -> bool:
+        nodes = self.nodes
+        grown = [np.concatenate([a, np.zeros_like(a)]) for a in nodes[:-1]]
+        if self.engine.nbytes + sum(a.nbytes for a in grown) + 2 * nodes.table.nbytes > memory:
+            return False
+        table = np.empty(2 * nodes.table.shape[0], np.int32)
+        _table.rebuild(table, grown[2], int(self.state[COUNT]))
+        self.nodes = Nodes(*grown, table)
+        return True
+
+    def stats(self, run: _driver.Run) -> SearchStats:
+        state = self.state
+        return SearchStats(
+            int(state[EXPANDED]),
+            int(state[GENERATED]),
+            int(state[COUNT]),
+            run.peak_bytes,
+            run.seconds,
+        )
+
+    def solution(self) -> Solution:
+        steps = []
+        nodes = self.nodes
+        node = int(self.state[GOAL])
+        while nodes.parent[node] >= 0:
+            step = int(nodes.step[node])
+            steps.append((DIRECTIONS[step % 4], step >= 4))
+            node = int(nodes.parent[node])
+        return Solution(tuple(reversed(steps)))
+
+    def solved_message(self, optimal: bool) -> str:
+        return f"solved in {self.solution().moves} moves (optimal)"
+
+
+@register(
+    "bfs-moves",
+    "breadth-first search over single steps: the fewest moves, for small levels",
+    "moves",
+    optimal=True,
+    options=(Option("force", bool, False, "search even when the positions may not fit memory"),),
+)
+def bfs_moves(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Move-optimal breadth-first search. It refuses (:attr:`Status.MEMORY_LIMIT`) a level
+    whose positions, counted generously, would not fit the memory limit, unless the option
+    ``force`` is true; the memory limit still stops it then."""
+    engine = Engine(level)
+    board = engine.board
+    nb = board.nboxes
+    memory = limits.memory_bytes
+    live = int(np.count_nonzero(board.dead == 0))
+    estimate = estimate_states(board.n, live, nb)
+    need = estimate * bytes_per_state(nb) + engine.nbytes
+    if need > memory and not options["force"]:
+        return SolveResult(
+            Status.MEMORY_LIMIT,
+            None,
+            "bfs-moves",
+            False,
+            SearchStats(),
+            f"refused: up to {estimate:,} positions ({need / 2**20:,.0f} MiB) may not fit the "
+            f"memory limit of {memory / 2**20:,.0f} MiB; use a push-level method or a larger "
+            "limit (the option force=True tries anyway)",
+        )
+    capacity = 1 << 10  # a power of two, as the table's probing needs
+    while capacity < min(estimate, 1 << 16):
+        capacity *= 2
+    while capacity > 16 and engine.nbytes + capacity * bytes_per_state(nb) > memory:
+        capacity //= 2
+    search = BfsMoves(engine, capacity)
+    run = _driver.drive(search, limits, progress)
+    return _driver.result(search, run, "bfs-moves", True)

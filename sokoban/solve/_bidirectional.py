@@ -1,4 +1,6 @@
-"""Bidirectional breadth-first search over pushes: forward pushes from the start, backward
+"""The method ``bidirectional`` and its kernel.
+
+Breadth-first search over pushes: forward pushes from the start, backward
 pulls from every solved position, meeting in the middle.
 
 Each side keeps its states in insertion order, which for breadth-first search is the
@@ -12,16 +14,26 @@ longer than the two depths together, and this layer adds one.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
-from sokoban.solve import _table
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _table
+from sokoban.solve._board import INF
+from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL
 from sokoban.solve._jit import njit
-from sokoban.solve._successors import pulls, pushes
+from sokoban.solve._path import expand
+from sokoban.solve._reach import reach
+from sokoban.solve._successors import Engine, pulls, pushes
+from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
 
-# Kernel results.
-MET, EXHAUSTED, BUDGET, FULL = 1, 2, 3, 4
-# State (int64 array): per side (forward 0, backward 1) stored nodes, next node to
-# expand, end of the layer being expanded (stride 3); then the side expanding (-1
+#: Kernel result: the two sides met (the search is solved).
+MET = _driver.SOLVED
+# Slots of the state (int64 array): per side (forward 0, backward 1) stored nodes, next
+# node to expand, end of the layer being expanded (stride 3); then the side expanding (-1
 # between layers), the best meeting cost and its two nodes, expanded, generated, budget.
 COUNT, HEAD, END = 0, 1, 2
 SIDE, BEST, BEST_F, BEST_B, EXPANDED, GENERATED, STEPS = range(6, 13)
@@ -29,10 +41,29 @@ SIDE, BEST, BEST_F, BEST_B, EXPANDED, GENERATED, STEPS = range(6, 13)
 NONE = 1 << 40
 
 
-def new_side(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
+class Side(NamedTuple):
     """One side's nodes: boxes int16[cap, b], player int32[cap], hash uint64[cap], parent
     int32[cap], depth int32[cap], and the engine's probe table int32[2 cap]."""
-    return (
+
+    boxes: np.ndarray
+    player: np.ndarray
+    hash: np.ndarray
+    parent: np.ndarray
+    depth: np.ndarray
+    table: np.ndarray
+
+    def path(self, node: int) -> list[tuple[np.ndarray, int]]:
+        """The states from ``node`` back to its side's root."""
+        path = []
+        while node >= 0:
+            path.append((self.boxes[node].copy(), int(self.player[node])))
+            node = int(self.parent[node])
+        return path
+
+
+def new_side(capacity: int, nboxes: int) -> Side:
+    """An empty :class:`Side` for ``capacity`` nodes."""
+    return Side(
         np.zeros((capacity, nboxes), np.int16),
         np.zeros(capacity, np.int32),
         np.zeros(capacity, np.uint64),
@@ -126,3 +157,118 @@ def run(board, scratch, children, forward, backward, state, kind):
                 state[BEST] = depth + o_depth[meet]
                 state[BEST_F] = new if which == 0 else meet
                 state[BEST_B] = meet if which == 0 else new
+
+
+def solved_positions(engine: Engine) -> list[tuple[np.ndarray, int]]:
+    """Boxes on every goal with the player in each region of the floor left free."""
+    board = engine.board
+    goals = np.sort(board.goals).astype(np.int16)
+    occ = np.full(board.n, -1, np.int32)
+    occ[goals] = 0
+    seen = np.zeros(board.n, np.int32)
+    scratch = np.zeros(board.n, np.int32)
+    positions = []
+    mark = 0
+    for cell in range(board.n):
+        if occ[cell] >= 0 or seen[cell]:
+            continue
+        mark += 1
+        canon = int(reach(cell, occ, board.nbr, seen, mark, scratch, scratch.copy()))
+        positions.append((goals, canon))
+    return positions
+
+
+class Bidirectional:
+    """The two sides of one bidirectional search, run by
+    :func:`sokoban.solve._driver.drive`."""
+
+    def __init__(self, engine: Engine, kind: int) -> None:
+        self.engine = engine
+        self.kind = kind
+        nb = engine.nboxes
+        self.sides = [new_side(1 << 12, nb), new_side(1 << 12, nb)]
+        state = np.zeros(13, np.int64)
+        state[SIDE] = -1
+        state[BEST] = NONE
+        add_root(self.sides[0], state, 0, engine.boxes, engine.player, engine.key)
+        for boxes, player in solved_positions(engine):
+            add_root(self.sides[1], state, 1, boxes, player, engine.state_key(boxes, player))
+        self.state = state
+
+    @property
+    def nbytes(self) -> int:
+        return self.engine.nbytes + sum(a.nbytes for side in self.sides for a in side)
+
+    @property
+    def expanded(self) -> int:
+        return int(self.state[EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return False
+
+    def step(self, budget: int) -> int:
+        self.state[STEPS] = budget
+        engine = self.engine
+        forward, backward = self.sides
+        code: int = run(
+            engine.kernel, engine.scratch, engine.children, forward, backward, self.state, self.kind
+        )
+        return code
+
+    def grow(self, code: int, memory: int) -> bool:
+        which = int(self.state[SIDE])
+        side = self.sides[which]
+        extra = sum(a.nbytes for a in side[:-1]) + 2 * side.table.nbytes
+        if self.nbytes + extra > memory:
+            return False
+        grown = [np.concatenate([a, np.zeros_like(a)]) for a in side[:-1]]
+        table = np.empty(2 * side.table.shape[0], np.int32)
+        _table.rebuild(table, grown[2], int(self.state[3 * which + COUNT]))
+        self.sides[which] = Side(*grown, table)
+        return True
+
+    def stats(self, run: _driver.Run) -> SearchStats:
+        state = self.state
+        stored = int(state[COUNT] + state[3 + COUNT])
+        return SearchStats(
+            int(state[EXPANDED]), int(state[GENERATED]), stored, run.peak_bytes, run.seconds
+        )
+
+    def solution(self) -> Solution:
+        forward, backward = self.sides
+        path = forward.path(int(self.state[BEST_F]))
+        path.reverse()
+        path += backward.path(int(backward.parent[int(self.state[BEST_B])]))
+        return expand(self.engine.board, path)
+
+    def solved_message(self, optimal: bool) -> str:
+        return f"solved in {int(self.state[BEST])} pushes (optimal)"
+
+
+@register(
+    "bidirectional",
+    "breadth-first pushes from the start and pulls from the solved positions, meeting midway",
+    "pushes",
+    optimal=True,
+    options=(
+        Option(
+            "bound",
+            str,
+            "matching",
+            "the lower bound that prunes forward bipartite deadlocks",
+            choices=("matching", "nearest"),
+        ),
+    ),
+)
+def bidirectional(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Push-optimal bidirectional breadth-first search."""
+    kind = BOUNDS[options["bound"]]
+    engine = Engine(level)
+    if engine.bound(kind, engine.boxes) >= INF:
+        return _driver.unsolvable("bidirectional")
+    search = Bidirectional(engine, kind)
+    run = _driver.drive(search, limits, progress)
+    return _driver.result(search, run, "bidirectional", True)

@@ -16,6 +16,10 @@ import numpy as np
 from sokoban.solve._board import INF
 from sokoban.solve._jit import njit
 
+#: Bounds: none (0), nearest goal, minimum matching.
+BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
+BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
+
 #: Larger than any sum of distances, for the Hungarian algorithm's slack.
 _HUGE = np.int64(1) << 60
 
@@ -123,3 +127,14 @@ def nearest(boxes, dist):
                 best = dist[k, boxes[i]]
         total += best
     return total
+
+
+@njit
+def bound(kind, boxes, dist, work):
+    """The lower bound of kind :data:`BOUND_NONE`/``NEAREST``/``MATCHING`` for ``boxes``
+    (int16[b]); at least :data:`INF` on a bipartite deadlock (nearest and matching)."""
+    if kind == BOUND_MATCHING:
+        return matching(boxes, dist, work)
+    if kind == BOUND_NEAREST:
+        return nearest(boxes, dist)
+    return np.int64(0)

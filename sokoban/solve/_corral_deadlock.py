@@ -209,7 +209,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
     search kernel's tuple ``(nbr, goal, dead, dist, zbox, zplayer, *pairs, *memo)``
-    (:mod:`sokoban.solve._search`; ``memo`` from :func:`new_memo`, size 0: nothing is
+    (:mod:`sokoban.solve._best_first`; ``memo`` from :func:`new_memo`, size 0: nothing is
     looked for); ``scratch``: :func:`new_scratch` (corral ids grow in its ``marks[0]``).
     """
     nbr, goal, dead, _, zbox, zplayer = board[:6]

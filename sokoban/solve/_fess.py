@@ -16,7 +16,7 @@ however crowded the cells below it are, while every other combination of feature
 being explored: the search progresses along the packing order without betting everything
 on one path. :func:`interleave` runs searches with different keys by turns.
 
-It stores nodes as the best-first kernel does (:func:`sokoban.solve._search.new_store`,
+It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`,
 the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
 player's walk, the child's boxes, the bound, freeze deadlocks, PI-corrals). A position is
 stored once, with the shortest push path found to it while it waits.
@@ -24,37 +24,40 @@ stored once, with the shortest push path found to it while it waits.
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban.solve import _table
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _table
+from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
-from sokoban.solve._search import (
-    BUDGET,
-    EXHAUSTED,
-    EXPANDED,
-    FULL,
-    GENERATED,
-    GOAL,
-    NODES,
-    SOLVED,
-    Outcome,
-    moved,
-    new_store,
-    reach,
-    zobrist,
+from sokoban.solve._path import expand
+from sokoban.solve._reach import reach
+from sokoban.solve._successors import moved
+from sokoban.solve.types import (
+    Limits,
+    Option,
+    Progress,
+    ProgressCallback,
+    SearchStats,
+    SolveResult,
+    register,
 )
 
-# More counters (int64 array; the first ones are those of the best-first kernel).
+# More slots of the counters (int64 array; the first ones are those of the best-first
+# kernel): positions queued, the next cell's turn, non-empty cells.
 QUEUED, CURSOR, CELLS = 5, 6, 7
-# Parameters (int64 array).
+# Slots of the parameters (int64 array).
 P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
@@ -63,6 +66,18 @@ KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 #: Bound buckets per cell at most (larger bounds share the last bucket).
 MAX_BUCKETS = 1024
+#: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
+LINK, WEIGHT, CELL = 0, 1, 2
+
+
+class Cells(NamedTuple):
+    """The feature cells' buckets: the first node of each (cell, key) bucket int32[c, k]
+    (-1 empty), the nodes per cell int64[c], and a key at or below each cell's least
+    occupied bucket int32[c]."""
+
+    heads: np.ndarray
+    count: np.ndarray
+    low: np.ndarray
 
 
 @njit
@@ -107,8 +122,8 @@ def feature_cell(occ, nbr, order, parent, ok, seen, mark, queue, conn_cap, oop_c
 
 @njit
 def _push(cells, nxt, counters, cell, key, node):
-    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: (heads int32[c, k], count
-    int64[c], low int32[c]); ``nxt``: int32[cap] bucket links."""
+    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: :class:`Cells`; ``nxt``:
+    int32[cap] bucket links."""
     heads, count, low = cells
     k = min(key, heads.shape[1] - 1)
     nxt[node] = heads[cell, k]
@@ -164,15 +179,24 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
     uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
-    packing order; ``store``: see :func:`~sokoban.solve._search.new_store`; ``table``:
-    int32[t]; ``cells``: see :func:`_push`; ``extra``: int32[3, cap], per node the
-    bucket link, the weight (pushes on its path that improved no feature) and the feature
-    cell; ``counters``: int64[8]; ``params``: int64[6].
+    packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
+    int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
+    :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
+    path that improved no feature) and the feature cell; ``counters``: int64[8], slots
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[6],
+    slots :data:`P_BUDGET` ...
     """
-    nxt, weight, cellof = extra[0], extra[1], extra[2]
+    nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist, zbox, zplayer = board
     order, parent = plan
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
+        store.boxes,
+        store.player,
+        store.parent,
+        store.g,
+        store.h,
+    )
+    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
     ng = order.shape[0]
@@ -339,7 +363,7 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
 
 
 class Fess:
-    """The arrays of one feature-space search and the loop that drives its kernel."""
+    """The arrays of one feature-space search, run by :func:`sokoban.solve._driver.drive`."""
 
     def __init__(
         self,
@@ -353,7 +377,7 @@ class Fess:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
-        zbox, zplayer = zobrist(board.n)
+        zbox, zplayer = _table.zobrist(board.n)
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
         self.kernel_plan = (self.plan.order, self.plan.parent)
         self.store = new_store(capacity, nb)
@@ -361,7 +385,7 @@ class Fess:
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
         ncells = (len(self.plan.order) + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
         buckets = min(board.hmax + 1, MAX_BUCKETS)
-        self.cells = (
+        self.cells = Cells(
             np.full((ncells, buckets), -1, dtype=np.int32),
             np.zeros(ncells, dtype=np.int64),
             np.zeros(ncells, dtype=np.int32),
@@ -371,6 +395,7 @@ class Fess:
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key], dtype=np.int64
         )
         self._put_root()
+        #: The most bytes the arrays took over every run so far.
         self.peak = self.nbytes
 
     def _put_root(self) -> None:
@@ -388,18 +413,19 @@ class Fess:
         for b in boxes:
             key ^= zbox[b]
         h = int(matching(boxes, board.dist, np.zeros((6, len(boxes) + 1), np.int64)))
+        #: The start position's lower bound (:data:`INF` or more: a bipartite deadlock).
         self.root_bound = h
-        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store[:8]
-        nd_last[0] = -1
-        nd_boxes[0] = boxes
-        nd_player[0] = player
-        nd_parent[0] = -1
-        nd_h[0] = min(h, INF)
-        nd_hash[0] = key
+        store = self.store
+        store.last[0] = -1
+        store.boxes[0] = boxes
+        store.player[0] = player
+        store.parent[0] = -1
+        store.h[0] = min(h, INF)
+        store.hash[0] = key
         self.counters[NODES] = 1
         if h >= INF:
             return  # a bipartite deadlock at the start: nothing to search
-        slot = _table.find(self.table, key, boxes, player, nd_hash, nd_boxes, nd_player)
+        slot = _table.find(self.table, key, boxes, player, store.hash, store.boxes, store.player)
         self.table[-slot - 1] = 0
         ok = np.ones(len(self.plan.order), np.uint8)
         cell, _ = feature_cell(
@@ -414,151 +440,137 @@ class Fess:
             CONNECTIVITY_CAP,
             OUT_OF_PLAN_CAP,
         )
-        self.extra[1, 0] = 0
-        self.extra[2, 0] = cell
+        self.extra[WEIGHT, 0] = 0
+        self.extra[CELL, 0] = cell
         first = h if self.params[P_KEY] in (KEY_BOUND, KEY_MIXED) else 0
-        _push(self.cells, self.extra[0], self.counters, cell, first, 0)
+        _push(self.cells, self.extra[LINK], self.counters, cell, first, 0)
 
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
         return sum(a.nbytes for a in arrays)
 
-    def _grow(self, memory: int) -> bool:
+    @property
+    def expanded(self) -> int:
+        return int(self.counters[EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return bool(self.counters[QUEUED] == 0)
+
+    def step(self, budget: int) -> int:
+        self.params[P_BUDGET] = budget
+        code: int = fess_loop(
+            self.kernel_board,
+            self.kernel_plan,
+            self.store,
+            self.table,
+            self.cells,
+            self.extra,
+            self.counters,
+            self.params,
+        )
+        return code
+
+    def grow(self, code: int, memory: int) -> bool:
         """Double the node store, table and links; False when that would pass ``memory``."""
         extra = sum(a.nbytes for a in self.store) + 2 * self.table.nbytes + self.extra.nbytes
         if self.nbytes + extra > memory:
             return False
-        self.store = tuple(np.concatenate([a, np.zeros_like(a)]) for a in self.store)
+        self.store = self.store.doubled()
         self.extra = np.concatenate([self.extra, np.full_like(self.extra, -1)], axis=1)
         self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
-        _table.rebuild(self.table, self.store[5], int(self.counters[NODES]))
+        _table.rebuild(self.table, self.store.hash, int(self.counters[NODES]))
         return True
 
-    def run(
-        self,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
-        memory: int = 1 << 31,
-        progress: Callable[[Fess, float], None] | None = None,
-    ) -> Outcome:
-        """Search until solved, exhausted or a limit (as
-        :meth:`sokoban.solve._search.Search.run`)."""
-        start = time.perf_counter()
-        budget = 256
-        code = EXHAUSTED if self.counters[QUEUED] == 0 else BUDGET
-        limit = ""
-        if self.nbytes > memory:
-            code, limit = BUDGET, "memory"
-        while code not in (SOLVED, EXHAUSTED) and not limit:
-            elapsed = time.perf_counter() - start
-            if time_limit is not None and elapsed >= time_limit:
-                limit = "time"
-                break
-            if node_limit is not None and self.counters[EXPANDED] >= node_limit:
-                limit = "nodes"
-                break
-            step = budget
-            if node_limit is not None:
-                step = min(step, node_limit - int(self.counters[EXPANDED]))
-            self.params[P_BUDGET] = step
-            t0 = time.perf_counter()
-            code = fess_loop(
-                self.kernel_board,
-                self.kernel_plan,
-                self.store,
-                self.table,
-                self.cells,
-                self.extra,
-                self.counters,
-                self.params,
-            )
-            took = time.perf_counter() - t0
-            if code == FULL:
-                if not self._grow(memory):
-                    limit = "memory"
-                self.peak = max(self.peak, self.nbytes)
-                continue
-            target = 0.05
-            if time_limit is not None:
-                target = min(target, max(0.002, (time_limit - (t0 - start) - took) / 4))
-            if took > 0 and code == BUDGET:
-                budget = int(min(max(16, budget * target / took), 4 * budget + 16))
-            if progress is not None:
-                progress(self, time.perf_counter() - start)
-        seconds = time.perf_counter() - start
-        path: list[tuple[np.ndarray, int]] = []
-        cost = -1
-        if code == SOLVED:
-            node = int(self.counters[GOAL])
-            cost = int(self.store[3][node])
-            while node >= 0:
-                path.append((self.store[0][node].copy(), int(self.store[1][node])))
-                node = int(self.store[2][node])
-            path.reverse()
-        return Outcome(
-            code=code,
-            limit=limit,
-            path=path,
-            cost=cost,
-            expanded=int(self.counters[EXPANDED]),
-            generated=int(self.counters[GENERATED]),
-            stored=int(self.counters[NODES]),
-            peak_bytes=self.peak,
-            seconds=seconds,
+    def run(self, limits: Limits, progress: ProgressCallback | None = None) -> _driver.Run:
+        """Search on from where the last run stopped, within ``limits``."""
+        run = _driver.drive(self, limits, progress)
+        self.peak = max(self.peak, run.peak_bytes)
+        return run
+
+    @property
+    def cost(self) -> int:
+        return int(self.store.g[int(self.counters[GOAL])])
+
+    def path(self) -> list[tuple[np.ndarray, int]]:
+        """The states from the start to the solved node."""
+        return self.store.path(int(self.counters[GOAL]))
+
+
+@dataclasses.dataclass
+class Interleaved:
+    """What :func:`interleave` found: how it ended, the search that ended it, and the
+    statistics summed over the searches."""
+
+    run: _driver.Run
+    last: Fess
+    searches: list[Fess]
+    expanded: int
+    generated: int
+
+    def stats(self, run: _driver.Run) -> SearchStats:
+        return SearchStats(
+            self.expanded,
+            self.generated,
+            sum(int(e.counters[NODES]) for e in self.searches),
+            sum(e.peak for e in self.searches),
+            run.seconds,
         )
+
+    def solution(self) -> Solution:
+        return expand(self.last.board, self.last.path())
+
+    def solved_message(self, optimal: bool) -> str:
+        return f"solved in {self.last.cost} pushes"
 
 
 def interleave(
-    engines: list[Fess],
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    memory: int = 1 << 31,
-    progress: Callable[[Fess, float], None] | None = None,
-) -> Outcome:
+    engines: list[Fess], limits: Limits, progress: ProgressCallback | None = None
+) -> Interleaved:
     """Run several searches of one level by turns (slices of wall time that grow from a
-    tenth of a second), each in an equal share of ``memory``, until one solves the level or
-    proves it unsolvable, or the limits (shared: total time, total expansions) are spent.
-    The searches differ in their keys and solve different levels; turns cost little, as
-    each search keeps its arrays between turns. Statistics are summed over the searches."""
+    tenth of a second), each in an equal share of the memory limit, until one solves the
+    level or proves it unsolvable, or the limits (shared: total time, total expansions)
+    are spent. The searches differ in their keys and solve different levels; turns cost
+    little, as each search keeps its arrays between turns."""
     start = time.perf_counter()
-    share = memory // max(1, len(engines))
+    share = limits.memory_bytes // max(1, len(engines))
     live = list(engines)
     slice_seconds = 0.1
-    last: Outcome | None = None
+    last: tuple[_driver.Run, Fess] | None = None
     limit = ""
     expanded = {id(e): 0 for e in engines}
     generated = dict(expanded)
+
+    def report(seen: Progress) -> None:
+        if progress is not None:
+            progress(seen._replace(seconds=time.perf_counter() - start))
+
     while live:
         for engine in list(live):
             elapsed = time.perf_counter() - start
             turn = slice_seconds
-            if time_limit is not None:
-                if elapsed >= time_limit:
+            if limits.time is not None:
+                if elapsed >= limits.time:
                     limit = "time"
                     break
-                turn = min(turn, time_limit - elapsed)
+                turn = min(turn, limits.time - elapsed)
             nodes = None
-            if node_limit is not None:
-                left = node_limit - sum(expanded.values())
+            if limits.nodes is not None:
+                left = limits.nodes - sum(expanded.values())
                 if left <= 0:
                     limit = "nodes"
                     break
-                nodes = int(engine.counters[EXPANDED]) + left
-
-            def report(search: Fess, _: float, began: float = start) -> None:
-                if progress is not None:
-                    progress(search, time.perf_counter() - began)
-
-            out = engine.run(turn, nodes, share, report)
-            expanded[id(engine)] = out.expanded
-            generated[id(engine)] = out.generated
-            last = out
-            if out.code in (SOLVED, EXHAUSTED) and not out.limit:
+                nodes = engine.expanded + left
+            run = engine.run(Limits(turn, nodes, share), report)
+            expanded[id(engine)] = engine.expanded
+            generated[id(engine)] = int(engine.counters[GENERATED])
+            last = (run, engine)
+            if run.code in (SOLVED, EXHAUSTED) and not run.limit:
                 limit = ""
                 live = []
                 break
-            if out.limit == "memory":
+            if run.limit == "memory":
                 live.remove(engine)
                 limit = "memory"
         else:
@@ -566,14 +578,46 @@ def interleave(
             continue
         break
     assert last is not None
-    return Outcome(
-        code=last.code if not limit else BUDGET,
-        limit=limit,
-        path=last.path,
-        cost=last.cost,
-        expanded=sum(expanded.values()),
-        generated=sum(generated.values()),
-        stored=sum(int(e.counters[NODES]) for e in engines),
-        peak_bytes=sum(e.peak for e in engines),
-        seconds=time.perf_counter() - start,
-    )
+    run, engine = last
+    seconds = time.perf_counter() - start
+    total = _driver.Run(run.code if not limit else BUDGET, limit, seconds, 0)
+    return Interleaved(total, engine, engines, sum(expanded.values()), sum(generated.values()))
+
+
+#: The keys within a feature cell, by name.
+FESS_KEYS = {
+    "bound": KEY_BOUND,
+    "weight": KEY_WEIGHT,
+    "mixed": KEY_MIXED,
+    "features": KEY_FEATURES,
+}
+
+
+@register(
+    "fess",
+    "feature-space search along a packing order: fast, not optimal",
+    options=(
+        Option(
+            "key",
+            str,
+            "weight,mixed",
+            "how a cell orders its positions; several keys run by turns",
+            choices=tuple(FESS_KEYS),
+            multiple=True,
+        ),
+        Option("corrals", bool, True, "PI-corral pruning"),
+    ),
+)
+def fess(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Feature-space search: takes turns among cells of (goals packed in the packing
+    order, regions, boxes out of plan). Option ``key``: how a cell orders its positions,
+    a name of :data:`FESS_KEYS` or several joined by commas, run by turns."""
+    board = Board(level)
+    plan = packing_order(board)
+    keys = [FESS_KEYS[name] for name in options["key"].split(",")]
+    engines = [Fess(board, plan=plan, corrals=options["corrals"], key=k) for k in keys]
+    found = interleave(engines, limits, progress)
+    root = engines[0].root_bound
+    return _driver.result(found, found.run, "fess", False, root if root < INF else None)

@@ -1,4 +1,6 @@
-"""IDA*: depth-first searches over pushes with a rising bound on f = g + h, the engine's
+"""The method ``ida`` and its kernel.
+
+IDA*: depth-first searches over pushes with a rising bound on f = g + h, the engine's
 matching lower bound as h, and a transposition table.
 
 Each iteration searches every path whose f stays within the threshold, children tried
@@ -29,18 +31,26 @@ unsolvable level would never finish.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
-from sokoban.solve import _table
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
+from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
-from sokoban.solve._successors import is_solved, pushes
+from sokoban.solve._path import expand
+from sokoban.solve._successors import Engine, is_solved, pushes
+from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
 
-# Kernel results.
-SOLVED, ITERATION_DONE, BUDGET, FULL = 1, 2, 3, 4
-# State (int64 array): stack depth, threshold, next threshold, expanded, generated,
-# stored states, budget, may insert (0/1), goal depth, learn bounds (0/1), children whose
-# f a learned bound raised.
+#: Kernel result: the iteration is over (``state[NEXT]`` is the next threshold).
+ITERATION_DONE = 6
+# Slots of the state (int64 array): stack depth, threshold, next threshold, expanded,
+# generated, stored states, budget, may insert (0/1), goal depth, learn bounds (0/1),
+# children whose f a learned bound raised.
 (
     DEPTH,
     THRESHOLD,
@@ -56,15 +66,48 @@ SOLVED, ITERATION_DONE, BUDGET, FULL = 1, 2, 3, 4
 ) = range(11)
 
 
-def new_stack(depth: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """The depth-first stack for paths of up to ``depth`` pushes: per level the state
+class Stack(NamedTuple):
+    """The depth-first stack for paths of up to ``D - 2`` pushes: per level the state
     (boxes int16[D, b], player int32[D], key uint64[D]), its children (boxes
     int16[D, m, b], player int32[D, m], key uint64[D, m], bound int32[D, m]), their order
-    int32[D, m], count int32[D] and next child to try int32[D] (-1: not yet expanded);
-    D = depth + 2, m = 4 b."""
+    int32[D, m], count int32[D] and next child to try int32[D] (-1: not yet expanded),
+    the least f found below that passed the threshold int32[D], and the state's row in
+    the table int32[D] (-1: not stored); m = 4 b."""
+
+    boxes: np.ndarray
+    player: np.ndarray
+    key: np.ndarray
+    child_boxes: np.ndarray
+    child_player: np.ndarray
+    child_key: np.ndarray
+    child_bound: np.ndarray
+    child_order: np.ndarray
+    child_count: np.ndarray
+    child_next: np.ndarray
+    least_f: np.ndarray
+    row: np.ndarray
+
+
+class Table(NamedTuple):
+    """The transposition table: the engine's probe table int32[2 cap] over stored states
+    (hash uint64[cap], boxes int16[cap, b], player int32[cap]), their least g this
+    iteration int32[cap], and their learned bound: the depth it was learned at int32[cap]
+    (-1: none) and the bound int32[cap]."""
+
+    probe: np.ndarray
+    hash: np.ndarray
+    boxes: np.ndarray
+    player: np.ndarray
+    g: np.ndarray
+    g0: np.ndarray
+    f0: np.ndarray
+
+
+def new_stack(depth: int, nboxes: int) -> Stack:
+    """A :class:`Stack` for paths of up to ``depth`` pushes."""
     d = depth + 2
     m = 4 * max(nboxes, 1)
-    return (
+    return Stack(
         np.zeros((d, nboxes), np.int16),
         np.zeros(d, np.int32),
         np.zeros(d, np.uint64),
@@ -80,12 +123,9 @@ def new_stack(depth: int, nboxes: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_table(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """The transposition table: the engine's probe table int32[2 cap] over stored states
-    (hash uint64[cap], boxes int16[cap, b], player int32[cap]), their least g this
-    iteration int32[cap], and their learned bound: the depth it was learned at int32[cap]
-    (-1: none) and the bound int32[cap]."""
-    return (
+def new_table(capacity: int, nboxes: int) -> Table:
+    """An empty :class:`Table` for ``capacity`` states."""
+    return Table(
         np.full(2 * capacity, -1, np.int32),
         np.zeros(capacity, np.uint64),
         np.zeros((capacity, nboxes), np.int16),
@@ -103,8 +143,8 @@ BYTES_PER_ENTRY = 2 * 4 + 8 + 4 + 4 + 4 + 4
 @njit
 def _finish(d, stack, tt):
     """Leave level ``d``: store what was learned of its state and pass it up."""
-    s_next, s_row = stack[10], stack[11]
-    t_g0, t_f0 = tt[5], tt[6]
+    s_next, s_row = stack.least_f, stack.row
+    t_g0, t_f0 = tt.g0, tt.f0
     value = s_next[d]
     row = s_row[d]
     if row >= 0:
@@ -131,7 +171,7 @@ def run(board, scratch, stack, tt, state, kind):
     """
     goal = board[1]
     s_boxes, s_player, s_key, c_boxes, c_player, c_key, c_h, c_order, c_count, c_next = stack[:10]
-    s_next, s_row = stack[10], stack[11]
+    s_next, s_row = stack.least_f, stack.row
     table, t_hash, t_boxes, t_player, t_g, t_g0, t_f0 = tt
     threshold = state[THRESHOLD]
     learn = state[LEARN]
@@ -213,3 +253,144 @@ def run(board, scratch, stack, tt, state, kind):
             if learn:
                 _finish(d, stack, tt)
             state[DEPTH] = d - 1
+
+
+class Ida:
+    """The stack and table of one IDA*, run by :func:`sokoban.solve._driver.drive`; an
+    iteration that ends starts the next one within :meth:`step`."""
+
+    def __init__(self, engine: Engine, kind: int, h0: int, learn: bool, memory: int) -> None:
+        self.engine = engine
+        self.kind = kind
+        nb = engine.nboxes
+        self.stack = new_stack(h0, nb)
+        fixed = engine.nbytes + sum(a.nbytes for a in self.stack)
+        capacity = 1 << 12  # the table starts smaller when memory is short
+        while capacity > 16 and fixed + capacity * (2 * nb + BYTES_PER_ENTRY) > memory:
+            capacity //= 2
+        tt = new_table(capacity, nb)
+        slot = _table.find(
+            tt.probe, engine.key, engine.boxes, engine.player, tt.hash, tt.boxes, tt.player
+        )
+        tt.probe[-slot - 1] = 0
+        tt.hash[0], tt.boxes[0], tt.player[0] = engine.key, engine.boxes, engine.player
+        self.table = tt
+        self.state = np.zeros(11, np.int64)
+        self.state[STORED] = 1
+        self.state[INSERT] = 1
+        self.state[LEARN] = learn
+        self.threshold = h0
+        self.iterations = 1
+        self._fresh = True  # the iteration starts with the next call
+
+    @property
+    def nbytes(self) -> int:
+        return self.engine.nbytes + sum(a.nbytes for a in (*self.table, *self.stack))
+
+    @property
+    def expanded(self) -> int:
+        return int(self.state[EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return False
+
+    def _start_iteration(self) -> None:
+        tt, stack, engine, state = self.table, self.stack, self.engine, self.state
+        tt.g[: int(state[STORED])] = INF
+        tt.g[0] = 0
+        stack.boxes[0], stack.player[0], stack.key[0] = engine.boxes, engine.player, engine.key
+        stack.child_next[0] = -1
+        stack.row[0] = 0  # the start's row in the table
+        state[DEPTH] = 0
+        state[THRESHOLD] = self.threshold
+        state[NEXT] = INF
+        self._fresh = False
+
+    def step(self, budget: int) -> int:
+        if self._fresh:
+            self._start_iteration()
+        self.state[STEPS] = budget
+        code: int = run(
+            self.engine.kernel, self.engine.scratch, self.stack, self.table, self.state, self.kind
+        )
+        if code != ITERATION_DONE:
+            return code
+        if self.state[NEXT] >= INF:
+            return EXHAUSTED
+        self.threshold = int(self.state[NEXT])
+        self.iterations += 1
+        self._fresh = True
+        # Paths of the new threshold may need a deeper stack: FULL has grow() make it.
+        return FULL if self.stack.player.shape[0] < self.threshold + 2 else AGAIN
+
+    def grow(self, code: int, memory: int) -> bool:
+        stack = self.stack
+        if self._fresh:  # a deeper stack for the next iteration
+            depth = max(self.threshold, 2 * (stack.player.shape[0] - 2))
+            self.stack = new_stack(depth, self.engine.nboxes)
+            return self.nbytes <= memory
+        tt, state = self.table, self.state
+        if self.nbytes + sum(a.nbytes for a in tt) > memory:
+            state[INSERT] = 0  # go on without recording new states
+            return True
+        grown = [np.concatenate([a, np.zeros_like(a)]) for a in tt[1:]]
+        grown[3][int(state[STORED]) :] = INF
+        grown[4][int(state[STORED]) :] = -1
+        probe = np.empty(2 * tt.probe.shape[0], np.int32)
+        _table.rebuild(probe, grown[0], int(state[STORED]))
+        self.table = Table(probe, *grown)
+        return True
+
+    def stats(self, run: _driver.Run) -> SearchStats:
+        state = self.state
+        return SearchStats(
+            int(state[EXPANDED]),
+            int(state[GENERATED]),
+            int(state[STORED]),
+            run.peak_bytes,
+            run.seconds,
+        )
+
+    def solution(self) -> Solution:
+        stack = self.stack
+        depth = int(self.state[GOAL_DEPTH])
+        path = [(stack.boxes[i].copy(), int(stack.player[i])) for i in range(depth + 1)]
+        return expand(self.engine.board, path)
+
+    def solved_message(self, optimal: bool) -> str:
+        depth = int(self.state[GOAL_DEPTH])
+        return f"solved in {depth} pushes (optimal) after {self.iterations} iterations"
+
+
+@register(
+    "ida",
+    "IDA*: depth-first iterations on pushes + matching bound, with a transposition table",
+    "pushes",
+    optimal=True,
+    options=(
+        Option(
+            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
+        ),
+        Option(
+            "learn",
+            str,
+            "at-least",
+            "whether the table keeps learned bounds",
+            choices=("at-least", "off"),
+        ),
+    ),
+)
+def ida(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Push-optimal IDA*; option ``learn``: whether the table keeps learned bounds (see
+    the module docstring)."""
+    kind = BOUNDS[options["bound"]]
+    engine = Engine(level)
+    h0 = engine.bound(kind, engine.boxes)
+    if h0 >= INF:
+        return _driver.unsolvable("ida")
+    search = Ida(engine, kind, h0, options["learn"] == "at-least", limits.memory_bytes)
+    run = _driver.drive(search, limits, progress)
+    return _driver.result(search, run, "ida", True, h0)

@@ -6,7 +6,7 @@ come first). Each (primary, secondary) bucket is a LIFO list threaded through th
 arrays; freed entries are reused. Entries are never updated: a node whose cost improves
 is pushed again and the stale entry skipped when popped.
 
-The queue is a tuple ``(heads, count, low, node, nxt, cost, state)``:
+The queue is a :class:`Queue` of arrays:
 
 - ``heads``: int32[keys * width], first entry of each bucket or -1;
 - ``count``: int32[keys], entries per primary key; ``low``: int32[keys], a secondary key at
@@ -19,18 +19,48 @@ The queue is a tuple ``(heads, count, low, node, nxt, cost, state)``:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sokoban.solve._jit import njit
 
+#: Slots of ``state``.
 SIZE, USED, FREE, LOW = 0, 1, 2, 3
 
 
-def new(keys: int, width: int, capacity: int) -> tuple[np.ndarray, ...]:
+class Queue(NamedTuple):
+    """The arrays of a queue (see the module docstring)."""
+
+    heads: np.ndarray
+    count: np.ndarray
+    low: np.ndarray
+    node: np.ndarray
+    nxt: np.ndarray
+    cost: np.ndarray
+    state: np.ndarray
+
+    @property
+    def width(self) -> int:
+        """Secondary keys per primary key."""
+        return self.heads.shape[0] // self.count.shape[0]
+
+    @property
+    def keys(self) -> int:
+        """Primary keys."""
+        return self.count.shape[0]
+
+    @property
+    def capacity(self) -> int:
+        """Entries."""
+        return self.node.shape[0]
+
+
+def new(keys: int, width: int, capacity: int) -> Queue:
     """An empty queue for primary keys ``0..keys-1``, ``width`` secondary keys, and room
     for ``capacity`` entries."""
     state = np.array([0, 0, -1, keys], dtype=np.int64)
-    return (
+    return Queue(
         np.full(keys * width, -1, dtype=np.int32),
         np.zeros(keys, dtype=np.int32),
         np.full(keys, width, dtype=np.int32),
@@ -90,7 +120,7 @@ def pop(queue):
     return nodes[entry], costs[entry]
 
 
-def grown(queue: tuple[np.ndarray, ...], keys: int, capacity: int) -> tuple[np.ndarray, ...]:
+def grown(queue: Queue, keys: int, capacity: int) -> Queue:
     """The same queue with room for more primary keys and/or more entries."""
     heads, count, low, nodes, nxt, costs, state = queue
     old_keys = count.shape[0]
@@ -104,4 +134,4 @@ def grown(queue: tuple[np.ndarray, ...], keys: int, capacity: int) -> tuple[np.n
         nodes = np.concatenate([nodes, np.empty(extra, np.int32)])
         nxt = np.concatenate([nxt, np.empty(extra, np.int32)])
         costs = np.concatenate([costs, np.empty(extra, np.int32)])
-    return heads, count, low, nodes, nxt, costs, state
+    return Queue(heads, count, low, nodes, nxt, costs, state)

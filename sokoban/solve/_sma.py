@@ -1,4 +1,6 @@
-"""SMA*: A* over pushes in a hard budget of nodes, forgetting the worst leaves to stay
+"""The method ``sma``.
+
+SMA*: A* over pushes in a hard budget of nodes, forgetting the worst leaves to stay
 inside it (Russell 1992, in the graph-search form of Kaindl and Khorsand 1994).
 
 The nodes in memory form a tree rooted at the start; every state is held at most once
@@ -42,7 +44,7 @@ also written to a bound cache, keyed by the state's Zobrist key, as ``(g0, f0)``
 of that state made at depth ``g >= g0`` gets ``f = max(g + h, f0 + g - g0, floor)``. The
 cache is set-associative (:data:`WAYS` entries a set), evicts the deepest entry of a set
 that has not raised a bound since the set last filled (see :func:`learn`), and is paid
-for inside the budget: the driver (:mod:`sokoban.solve._family`) gives it
+for inside the budget: the driver (:class:`Sma` and :mod:`sokoban.solve._driver`) gives it
 ``SMA_CACHE_PER_NODE`` (32) entries of :data:`ENTRY_BYTES` bytes per node of a node
 budget and the same share of a byte budget, and counts it in the bytes it reports.
 
@@ -73,16 +75,33 @@ for ``n`` states, 3e-8 for a million).
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any, NamedTuple
+
 import numpy as np
 
-from sokoban.solve import _table
+from sokoban.errors import BudgetTooLargeError
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
+from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
-from sokoban.solve._successors import is_solved, pushes, unlink
+from sokoban.solve._path import expand
+from sokoban.solve._successors import Engine, is_solved, pushes, unlink
+from sokoban.solve.types import (
+    DEFAULT_MEMORY,
+    Limits,
+    Option,
+    ProgressCallback,
+    SearchStats,
+    SolveResult,
+    Status,
+    register,
+)
 
-# Kernel results.
-SOLVED, EXHAUSTED, BUDGET, FULL = 1, 2, 3, 4
-# State (int64 array).
+# Slots of the state (int64 array).
 (
     ST_OPEN,  # nodes on OPEN
     ST_LEAVES,  # nodes on LEAVES
@@ -114,13 +133,51 @@ ENTRY_BYTES = 16
 OPEN, LEAVES = 0, 1
 
 
-def new_nodes(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """Node store for ``capacity`` nodes: boxes int16[M, b], player int32, hash uint64,
-    parent, g, h, f, forgotten, kids (children in memory), first child, next and previous
-    sibling int32, expanded uint8; all [M]."""
+class Nodes(NamedTuple):
+    """The node store: boxes int16[M, b], player int32, hash uint64, parent, g, h, f,
+    forgotten (the least f of forgotten children), kids (children in memory), first
+    child, next and previous sibling int32, expanded uint8; all [M]."""
+
+    boxes: np.ndarray
+    player: np.ndarray
+    hash: np.ndarray
+    parent: np.ndarray
+    g: np.ndarray
+    h: np.ndarray
+    f: np.ndarray
+    forgotten: np.ndarray
+    kids: np.ndarray
+    first: np.ndarray
+    next: np.ndarray
+    prev: np.ndarray
+    expanded: np.ndarray
+
+
+class Heaps(NamedTuple):
+    """OPEN and LEAVES as indexed heaps: heap int32[M] and position int32[M] (-1 when the
+    node is not on the heap) each, and the free slot stack int32[M]."""
+
+    open_heap: np.ndarray
+    open_pos: np.ndarray
+    leaf_heap: np.ndarray
+    leaf_pos: np.ndarray
+    free: np.ndarray
+
+
+class Cache(NamedTuple):
+    """The bound cache: key uint64[K], g0 int32[K] (-1: empty; bit :data:`USED` marks a
+    used entry), f0 int32[K]."""
+
+    keys: np.ndarray
+    g0: np.ndarray
+    f0: np.ndarray
+
+
+def new_nodes(capacity: int, nboxes: int) -> Nodes:
+    """An empty :class:`Nodes` for ``capacity`` nodes."""
     m = capacity
     i32 = [np.zeros(m, np.int32) for _ in range(10)]
-    return (
+    return Nodes(
         np.zeros((m, nboxes), np.int16),
         i32[0],
         np.zeros(m, np.uint64),
@@ -129,10 +186,9 @@ def new_nodes(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_heaps(capacity: int) -> tuple[np.ndarray, ...]:
-    """OPEN and LEAVES as indexed heaps: heap int32[M] and position int32[M] (-1 when the
-    node is not on the heap) each, and the free slot stack int32[M]."""
-    return (
+def new_heaps(capacity: int) -> Heaps:
+    """Empty :class:`Heaps` for ``capacity`` nodes."""
+    return Heaps(
         np.zeros(capacity, np.int32),
         np.full(capacity, -1, np.int32),
         np.zeros(capacity, np.int32),
@@ -141,12 +197,11 @@ def new_heaps(capacity: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_cache(entries: int) -> tuple[np.ndarray, ...]:
-    """The bound cache of ``entries`` (a multiple of :data:`WAYS`, at least one set):
-    key uint64[K], g0 int32[K] (-1: empty; bit :data:`USED` marks a used entry), f0
-    int32[K]."""
+def new_cache(entries: int) -> Cache:
+    """An empty :class:`Cache` of ``entries`` (a multiple of :data:`WAYS`, at least one
+    set)."""
     k = max(WAYS, entries - entries % WAYS)
-    return np.zeros(k, np.uint64), np.full(k, -1, np.int32), np.zeros(k, np.int32)
+    return Cache(np.zeros(k, np.uint64), np.full(k, -1, np.int32), np.zeros(k, np.int32))
 
 
 # --- the bound cache ----------------------------------------------------------------------
@@ -154,7 +209,7 @@ def new_cache(entries: int) -> tuple[np.ndarray, ...]:
 
 @njit
 def _set_of(cache, key):
-    sets = cache[0].shape[0] // WAYS
+    sets = cache.keys.shape[0] // WAYS
     return np.int64(key % np.uint64(sets)) * WAYS
 
 
@@ -237,20 +292,20 @@ def recache(old, new):
 
 @njit
 def _open_key(x, nodes):
-    if nodes[12][x]:
-        return nodes[7][x]
-    return nodes[6][x]
+    if nodes.expanded[x]:
+        return nodes.forgotten[x]
+    return nodes.f[x]
 
 
 @njit
 def _before(kind, a, b, nodes):
     """Whether node ``a`` comes before ``b`` on heap ``kind``."""
-    g = nodes[4]
+    g = nodes.g
     if kind == OPEN:
         ka = _open_key(a, nodes)
         kb = _open_key(b, nodes)
         return ka < kb or (ka == kb and g[a] > g[b])
-    f = nodes[6]
+    f = nodes.f
     return f[a] > f[b] or (f[a] == f[b] and g[a] < g[b])
 
 
@@ -283,8 +338,8 @@ def _sift(kind, heap, pos, size, i, nodes):
 @njit
 def _heap_put(kind, heaps, state, x, nodes):
     """Add ``x`` to heap ``kind`` or move it to its place after its key changed."""
-    heap = heaps[2 * kind]
-    pos = heaps[2 * kind + 1]
+    heap = heaps.open_heap if kind == OPEN else heaps.leaf_heap
+    pos = heaps.open_pos if kind == OPEN else heaps.leaf_pos
     slot = ST_OPEN + kind
     if pos[x] < 0:
         i = state[slot]
@@ -299,8 +354,8 @@ def _heap_put(kind, heaps, state, x, nodes):
 @njit
 def _heap_drop(kind, heaps, state, x, nodes):
     """Take ``x`` off heap ``kind`` if it is there."""
-    heap = heaps[2 * kind]
-    pos = heaps[2 * kind + 1]
+    heap = heaps.open_heap if kind == OPEN else heaps.leaf_heap
+    pos = heaps.open_pos if kind == OPEN else heaps.leaf_pos
     slot = ST_OPEN + kind
     i = pos[x]
     if i < 0:
@@ -321,7 +376,7 @@ def _sync(x, heaps, state, nodes):
         _heap_put(OPEN, heaps, state, x, nodes)
     else:
         _heap_drop(OPEN, heaps, state, x, nodes)
-    if nodes[3][x] >= 0 and nodes[8][x] == 0 and x != state[ST_PROTECTED]:
+    if nodes.parent[x] >= 0 and nodes.kids[x] == 0 and x != state[ST_PROTECTED]:
         _heap_put(LEAVES, heaps, state, x, nodes)
     else:
         _heap_drop(LEAVES, heaps, state, x, nodes)
@@ -332,8 +387,8 @@ def _sync(x, heaps, state, nodes):
 
 @njit
 def _attach(x, parent, nodes):
-    kids, first, nxt, prev = nodes[8], nodes[9], nodes[10], nodes[11]
-    nodes[3][x] = parent
+    kids, first, nxt, prev = nodes.kids, nodes.first, nodes.next, nodes.prev
+    nodes.parent[x] = parent
     prev[x] = -1
     nxt[x] = first[parent]
     if first[parent] >= 0:
@@ -344,8 +399,8 @@ def _attach(x, parent, nodes):
 
 @njit
 def _detach(x, nodes):
-    kids, first, nxt, prev = nodes[8], nodes[9], nodes[10], nodes[11]
-    parent = nodes[3][x]
+    kids, first, nxt, prev = nodes.kids, nodes.first, nodes.next, nodes.prev
+    parent = nodes.parent[x]
     if prev[x] >= 0:
         nxt[prev[x]] = nxt[x]
     else:
@@ -360,9 +415,9 @@ def _free(x, table, heaps, state, nodes):
     """Release node ``x`` (already detached, no children): off the heaps and the table."""
     _heap_drop(OPEN, heaps, state, x, nodes)
     _heap_drop(LEAVES, heaps, state, x, nodes)
-    unlink(table, x, nodes[2])
-    nodes[3][x] = -2  # free: see :func:`rebuild`
-    heaps[4][state[ST_FREE]] = x
+    unlink(table, x, nodes.hash)
+    nodes.parent[x] = -2  # free: see :func:`rebuild`
+    heaps.free[state[ST_FREE]] = x
     state[ST_FREE] += 1
     state[ST_LIVE] -= 1
 
@@ -371,9 +426,15 @@ def _free(x, table, heaps, state, nodes):
 def _backup(x, heaps, state, nodes):
     """Make ``f`` of ``x`` and its ancestors the least of their children's and forgotten
     ``f`` again, going up while it changes."""
-    parent, f, forgotten, first, nxt = nodes[3], nodes[6], nodes[7], nodes[9], nodes[10]
+    parent, f, forgotten, first, nxt = (
+        nodes.parent,
+        nodes.f,
+        nodes.forgotten,
+        nodes.first,
+        nodes.next,
+    )
     while x >= 0:
-        if not nodes[12][x]:
+        if not nodes.expanded[x]:
             return  # unexpanded: its f is its own bound
         best = forgotten[x]
         c = first[x]
@@ -392,12 +453,12 @@ def _backup(x, heaps, state, nodes):
 def _forget(x, table, heaps, state, nodes, cache):
     """Forget leaf ``x``: its ``f`` goes into its parent's ``forgotten``, and into the
     bound cache with its depth."""
-    p = nodes[3][x]
-    if state[ST_RULE] != RULE_NEVER and nodes[6][x] > nodes[4][x] + nodes[5][x]:
+    p = nodes.parent[x]
+    if state[ST_RULE] != RULE_NEVER and nodes.f[x] > nodes.g[x] + nodes.h[x]:
         # Only a bound above g + h says something h does not.
-        learn(cache, nodes[2][x], nodes[4][x], nodes[6][x])
-    if nodes[6][x] < nodes[7][p]:
-        nodes[7][p] = nodes[6][x]
+        learn(cache, nodes.hash[x], nodes.g[x], nodes.f[x])
+    if nodes.f[x] < nodes.forgotten[p]:
+        nodes.forgotten[p] = nodes.f[x]
     _detach(x, nodes)
     _free(x, table, heaps, state, nodes)
     state[ST_FORGOTTEN] += 1
@@ -407,7 +468,7 @@ def _forget(x, table, heaps, state, nodes, cache):
 @njit
 def _drop_subtree(x, table, heaps, state, nodes, todo):
     """Free every descendant of ``x`` (``todo``: int32[M] scratch)."""
-    first, nxt = nodes[9], nodes[10]
+    first, nxt = nodes.first, nodes.next
     top = 0
     c = first[x]
     while c >= 0:
@@ -423,11 +484,11 @@ def _drop_subtree(x, table, heaps, state, nodes, todo):
             top += 1
             c = nxt[c]
         first[y] = -1
-        nodes[8][y] = 0
+        nodes.kids[y] = 0
         _free(y, table, heaps, state, nodes)
         state[ST_DROPPED] += 1
     first[x] = -1
-    nodes[8][x] = 0
+    nodes.kids[x] = 0
 
 
 @njit
@@ -435,20 +496,20 @@ def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
     """A new leaf under ``n`` in a free slot; returns it."""
     if state[ST_FREE] > 0:
         state[ST_FREE] -= 1
-        x = heaps[4][state[ST_FREE]]
+        x = heaps.free[state[ST_FREE]]
     else:
         x = state[ST_USED]
         state[ST_USED] += 1
-    nodes[0][x, :] = boxes
-    nodes[1][x] = player
-    nodes[2][x] = key
-    nodes[4][x] = g
-    nodes[5][x] = h
-    nodes[6][x] = f
-    nodes[7][x] = INF
-    nodes[8][x] = 0
-    nodes[9][x] = -1
-    nodes[12][x] = 0
+    nodes.boxes[x, :] = boxes
+    nodes.player[x] = player
+    nodes.hash[x] = key
+    nodes.g[x] = g
+    nodes.h[x] = h
+    nodes.f[x] = f
+    nodes.forgotten[x] = INF
+    nodes.kids[x] = 0
+    nodes.first[x] = -1
+    nodes.expanded[x] = 0
     _attach(x, n, nodes)
     table[slot] = x
     state[ST_LIVE] += 1
@@ -466,19 +527,20 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
     need room for one more expansion: the driver grows them and calls again).
 
     ``board``: the engine's kernel tuple; ``scratch``, ``children``: see
-    :mod:`sokoban.solve._successors`; ``nodes``: :func:`new_nodes`; ``table``: int32[t], the
-    engine's probe table over the nodes; ``heaps``: :func:`new_heaps`; ``state``:
-    int64[18]; ``todo``: int32[M] scratch; ``cache``: :func:`new_cache`; ``kind``: the
-    lower bound.
+    :mod:`sokoban.solve._successors`; ``nodes``: :class:`Nodes`; ``table``: int32[t], the
+    engine's probe table over the nodes; ``heaps``: :class:`Heaps`; ``state``: int64[18],
+    slots :data:`ST_OPEN` ...; ``todo``: int32[M] scratch; ``cache``: :class:`Cache`;
+    ``kind``: the lower bound.
     """
     goal = board[1]
-    cap = nodes[0].shape[0]
+    cap = nodes.boxes.shape[0]
     budget = state[ST_BUDGET]
-    room = children[1].shape[0]
-    n_boxes, n_player, n_hash, n_parent, n_g, n_h, n_f, n_forg = nodes[:8]
+    room = children.player.shape[0]
+    n_boxes, n_player, n_hash, n_parent = nodes.boxes, nodes.player, nodes.hash, nodes.parent
+    n_g, n_f, n_forg = nodes.g, nodes.f, nodes.forgotten
     c_boxes, c_player, c_key, c_h = children
-    open_heap = heaps[0]
-    leaf_heap = heaps[2]
+    open_heap = heaps.open_heap
+    leaf_heap = heaps.leaf_heap
     steps = 0
     while True:
         if state[ST_OPEN] == 0:
@@ -493,11 +555,11 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
             return FULL
         steps += 1
         state[ST_EXPANDED] += 1
-        regenerating = nodes[12][n] != 0
+        regenerating = nodes.expanded[n] != 0
         floor = _open_key(n, nodes)
         state[ST_PROTECTED] = n
         _heap_drop(LEAVES, heaps, state, n, nodes)
-        nodes[12][n] = 1
+        nodes.expanded[n] = 1
         n_forg[n] = INF
         _heap_drop(OPEN, heaps, state, n, nodes)
         count = pushes(n_boxes[n], n_player[n], n_hash[n], board, scratch, kind, children)
@@ -531,7 +593,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
                 n_g[found] = g
                 n_f[found] = f
                 n_forg[found] = INF
-                nodes[12][found] = 0
+                nodes.expanded[found] = 0
                 _attach(found, n, nodes)
                 _sync(found, heaps, state, nodes)
                 continue
@@ -577,11 +639,11 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
         # f(n) := the least f below it; a node without children and nothing forgotten
         # has none left: inf.
         best = n_forg[n]
-        c = nodes[9][n]
+        c = nodes.first[n]
         while c >= 0:
             if n_f[c] < best:
                 best = n_f[c]
-            c = nodes[10][c]
+            c = nodes.next[c]
         n_f[n] = best
         _sync(n, heaps, state, nodes)
         if n_parent[n] >= 0:
@@ -601,3 +663,316 @@ def rebuild(table, nd_hash, nd_parent, used):
         while table[i] >= 0:
             i = (i + 1) & mask
         table[i] = node
+
+
+#: SMA*'s node budget when neither a budget nor a memory limit is given.
+DEFAULT_SMA_NODES = 1 << 21
+#: SMA*'s arrays at the start, in nodes; they double up to the budget as needed.
+SMA_START_NODES = 1 << 12
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryBoundedStats(SearchStats):
+    """:class:`~sokoban.solve.SearchStats` of SMA*, with what staying in budget cost:
+    leaves forgotten, children regenerated, nodes dropped with a subtree a cheaper path
+    replaced, the most nodes held at once, children whose bound the cache raised
+    (``learned``), the bound cache's entries, and the budget in nodes and bytes
+    (``peak_bytes`` is the most the arrays and the cache took: they start small and grow up
+    to what the budget needs, never more than ``budget_bytes``)."""
+
+    forgotten: int = 0
+    regenerated: int = 0
+    dropped: int = 0
+    peak_nodes: int = 0
+    learned: int = 0
+    cache_entries: int = 0
+    budget_nodes: int = 0
+    budget_bytes: int = 0
+
+
+#: Learned bounds held per node of SMA*'s budget: a budget of M nodes holds M nodes and a
+#: bound cache of this many times M entries of 16 bytes (a node takes about 2 b + 90 bytes);
+#: a budget in bytes is shared in the same proportion.
+SMA_CACHE_PER_NODE = 32
+#: Option ``learn``: when a learned bound applies to a state reached again at depth g, for
+#: a bound learned at depth g0 (see :mod:`sokoban.solve._sma`).
+SMA_LEARN = {"at-least": RULE_AT_LEAST, "deeper": RULE_DEEPER, "off": RULE_NEVER}
+
+
+def _table_size(capacity: int) -> int:
+    """The probe table's size for ``capacity`` nodes: a power of two, at least twice it."""
+    size = 1
+    while size < 2 * capacity:
+        size *= 2
+    return size
+
+
+def _sma_node_bytes(capacity: int, nboxes: int) -> int:
+    """Bytes of the node arrays (store, table, heaps, scratch) for ``capacity`` nodes."""
+    table_size = _table_size(capacity)
+    per_node = 2 * nboxes + 4 + 8 + 4 * 9 + 1 + 4 * 5 + 4
+    return capacity * per_node + 4 * table_size
+
+
+def sma_cache_entries(capacity: int, nboxes: int, learn: str = "at-least") -> int:
+    """Entries of the bound cache that comes with a budget of ``capacity`` nodes:
+    :data:`SMA_CACHE_PER_NODE` per node, in whole sets; 0 when learning is off."""
+    if learn == "off":
+        return 0
+    entries = capacity * SMA_CACHE_PER_NODE
+    return max(WAYS, entries - entries % WAYS)
+
+
+def sma_bytes(capacity: int, nboxes: int, fixed: int = 0, learn: str = "at-least") -> int:
+    """Bytes SMA* takes for a budget of ``capacity`` nodes: the node arrays and the bound
+    cache, plus ``fixed``."""
+    cache = max(sma_cache_entries(capacity, nboxes, learn), WAYS) * ENTRY_BYTES
+    return fixed + _sma_node_bytes(capacity, nboxes) + cache
+
+
+def sma_capacity(memory: int, nboxes: int, fixed: int = 0, learn: str = "at-least") -> int:
+    """The most nodes whose arrays and bound cache fit ``memory`` bytes."""
+    low, high = 0, max(memory // (2 * nboxes + 77), 1)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if sma_bytes(mid, nboxes, fixed, learn) <= memory:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+class Sma:
+    """The arrays of one SMA* within a budget of ``capacity`` nodes (and a bound cache of
+    ``entries``), run by :func:`sokoban.solve._driver.drive`. The arrays start small
+    and double up to the budget; the cache takes its room once they reach it, when
+    leaves start being forgotten."""
+
+    def __init__(
+        self, engine: Engine, kind: int, h0: int, capacity: int, entries: int, rule: int
+    ) -> None:
+        self.engine = engine
+        self.kind = kind
+        self.capacity = capacity
+        self.entries = entries
+        nb = engine.nboxes
+        size = min(capacity, SMA_START_NODES)
+        self._allocate(size, nb)
+        nodes = self.nodes
+        nodes.boxes[0] = engine.boxes
+        nodes.player[0] = engine.player
+        nodes.hash[0] = engine.key
+        nodes.parent[0] = -1
+        nodes.h[0] = h0
+        nodes.f[0] = h0
+        nodes.forgotten[0] = INF
+        nodes.first[0] = -1
+        slot = _table.find(
+            self.table,
+            engine.key,
+            engine.boxes,
+            engine.player,
+            nodes.hash,
+            nodes.boxes,
+            nodes.player,
+        )
+        self.table[-slot - 1] = 0
+        state = np.zeros(18, np.int64)
+        state[ST_BUDGET] = capacity
+        state[ST_RULE] = rule
+        state[ST_USED] = 1
+        state[ST_LIVE] = 1
+        state[ST_PEAK] = 1
+        state[ST_PROTECTED] = -1
+        state[ST_OPEN] = 1
+        self.heaps.open_heap[0] = 0
+        self.heaps.open_pos[0] = 0
+        self.state = state
+        self.cache = new_cache(entries if size == capacity else 0)
+
+    def _allocate(self, size: int, nb: int) -> None:
+        self.nodes = new_nodes(size, nb)
+        self.table = np.full(_table_size(size), -1, np.int32)
+        self.heaps = new_heaps(size)
+        self.todo = np.zeros(size, np.int32)
+
+    @property
+    def size(self) -> int:
+        """Nodes the arrays hold now."""
+        return int(self.nodes.boxes.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        arrays = (*self.nodes, self.table, *self.heaps, self.todo, *self.cache)
+        return self.engine.nbytes + sum(a.nbytes for a in arrays)
+
+    @property
+    def expanded(self) -> int:
+        return int(self.state[ST_EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return False
+
+    def step(self, budget: int) -> int:
+        self.state[ST_STEPS] = budget
+        engine = self.engine
+        code: int = run(
+            engine.kernel,
+            engine.scratch,
+            engine.children,
+            self.nodes,
+            self.table,
+            self.heaps,
+            self.state,
+            self.todo,
+            self.cache,
+            self.kind,
+        )
+        return code
+
+    def grow(self, code: int, memory: int) -> bool:
+        """Double the arrays (up to the budget; the budget was sized to the memory)."""
+        nodes, heaps = self.nodes, self.heaps
+        old = self.size
+        size = min(2 * old, self.capacity)
+        self._allocate(size, nodes.boxes.shape[1])
+        for new, array in zip((*self.nodes, *self.heaps), (*nodes, *heaps), strict=True):
+            new[:old] = array
+        rebuild(self.table, self.nodes.hash, self.nodes.parent, int(self.state[ST_USED]))
+        if size == self.capacity and self.entries > self.cache.keys.shape[0]:
+            bigger = new_cache(self.entries)
+            recache(self.cache, bigger)
+            self.cache = bigger
+        return True
+
+    def stats(self, run: _driver.Run) -> MemoryBoundedStats:
+        state = self.state
+        return MemoryBoundedStats(
+            expanded=int(state[ST_EXPANDED]),
+            generated=int(state[ST_GENERATED]),
+            stored=int(state[ST_LIVE]),
+            peak_bytes=run.peak_bytes,
+            seconds=run.seconds,
+            forgotten=int(state[ST_FORGOTTEN]),
+            regenerated=int(state[ST_REGENERATED]),
+            dropped=int(state[ST_DROPPED]),
+            peak_nodes=int(state[ST_PEAK]),
+            learned=int(state[ST_LEARNED]),
+            cache_entries=int(self.cache.keys.shape[0]) if self.entries else 0,
+            budget_nodes=self.capacity,
+            budget_bytes=self.budget_bytes,
+        )
+
+    #: The budget in bytes (set by :func:`sma`).
+    budget_bytes = 0
+
+    def solution(self) -> Solution:
+        nodes = self.nodes
+        node = int(self.state[ST_GOAL])
+        path = []
+        while node >= 0:
+            path.append((nodes.boxes[node].copy(), int(nodes.player[node])))
+            node = int(nodes.parent[node])
+        path.reverse()
+        return expand(self.engine.board, path)
+
+    def solved_message(self, optimal: bool) -> str:
+        pushes = int(self.nodes.g[int(self.state[ST_GOAL])])
+        return f"solved in {pushes} pushes (optimal) within {self.capacity:,} nodes"
+
+
+@register(
+    "sma",
+    "SMA*: A* over pushes in a fixed memory budget, forgetting the worst leaves",
+    "pushes",
+    optimal=True,
+    options=(
+        Option(
+            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
+        ),
+        Option("budget", int, None, "the budget in nodes", minimum=0),
+        Option("budget_bytes", int, None, "the budget in bytes", minimum=0),
+        Option(
+            "learn",
+            str,
+            "at-least",
+            "when the bound cache applies to a state met again",
+            choices=tuple(SMA_LEARN),
+        ),
+    ),
+)
+def sma(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """SMA* with a hard budget: option ``budget`` in nodes, or ``budget_bytes`` (or the
+    memory limit) in bytes; the smaller wins when more than one is given. Without either,
+    the budget is :data:`DEFAULT_SMA_NODES` nodes within the memory limit. A budget in
+    nodes comes with a bound cache of :data:`SMA_CACHE_PER_NODE` entries per node, and a
+    budget in bytes is shared between the two; ``peak_bytes`` and ``budget_bytes`` count
+    both. Without a memory limit, a budget that needs more than
+    :data:`~sokoban.solve.DEFAULT_MEMORY` bytes is refused (:class:`BudgetTooLargeError`).
+    Option ``learn`` ("at-least", "deeper" or "off"): when the bound cache applies, see
+    the module docstring."""
+    kind = BOUNDS[options["bound"]]
+    learn = options["learn"]
+    engine = Engine(level)
+    nb = engine.nboxes
+    fixed = engine.nbytes
+    nodes_budget = options["budget"]
+    bytes_budget = options["budget_bytes"]
+    if limits.memory is None:
+        # No limit was given: refuse what the default one could not hold, rather than
+        # allocate it.
+        if bytes_budget is not None and bytes_budget > DEFAULT_MEMORY:
+            raise BudgetTooLargeError(
+                f"option budget_bytes={bytes_budget!r} is more than {DEFAULT_MEMORY:,} bytes; "
+                "give a memory limit to allow it"
+            )
+        if nodes_budget is not None and sma_bytes(nodes_budget, nb, fixed, learn) > DEFAULT_MEMORY:
+            raise BudgetTooLargeError(
+                f"option budget={nodes_budget!r} nodes needs "
+                f"{sma_bytes(nodes_budget, nb, fixed, learn):,} bytes, more than "
+                f"{DEFAULT_MEMORY:,}; give a memory limit to allow it"
+            )
+    ceiling = bytes_budget
+    if limits.memory is not None:
+        ceiling = limits.memory if ceiling is None else min(ceiling, limits.memory)
+    if ceiling is None and nodes_budget is None:
+        ceiling = DEFAULT_MEMORY
+    capacity = sma_capacity(ceiling, nb, fixed, learn) if ceiling is not None else None
+    if nodes_budget is not None:
+        capacity = nodes_budget if capacity is None else min(capacity, nodes_budget)
+    elif bytes_budget is None and capacity is not None:
+        capacity = min(capacity, DEFAULT_SMA_NODES)
+    assert capacity is not None
+    budget_bytes = ceiling if ceiling is not None else sma_bytes(capacity, nb, fixed, learn)
+    entries = sma_cache_entries(capacity, nb, learn)
+    h0 = engine.bound(kind, engine.boxes)
+    if capacity < 2:
+        stats = MemoryBoundedStats(budget_nodes=capacity, budget_bytes=budget_bytes)
+        return SolveResult(
+            Status.MEMORY_LIMIT,
+            None,
+            "sma",
+            False,
+            stats,
+            f"a budget of {capacity} nodes cannot hold a single push",
+            h0 if h0 < INF else None,
+        )
+    if h0 >= INF:
+        return _driver.unsolvable("sma")
+    search = Sma(engine, kind, h0, capacity, entries, SMA_LEARN[learn])
+    search.budget_bytes = budget_bytes
+    # The budget was sized to the memory: the driver is given what it takes at most.
+    run = _driver.drive(
+        search, dataclasses.replace(limits, memory=max(budget_bytes, search.nbytes)), progress
+    )
+    exhausted = (Status.UNSOLVABLE, "no solution exists")
+    if search.state[ST_CUT]:
+        exhausted = (
+            Status.MEMORY_LIMIT,
+            f"no solution of fewer than {capacity - 1} pushes exists, and a budget of "
+            f"{capacity:,} nodes cannot hold a longer one",
+        )
+    return _driver.result(search, run, "sma", True, h0, exhausted)

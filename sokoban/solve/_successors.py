@@ -1,37 +1,69 @@
 """The children of one state as arrays: pushes (forward) and pulls (backward), for the
 depth-first, memory-bounded and bidirectional methods of the search family.
 
-The best-first kernel (:mod:`sokoban.solve._search`) generates children inside its own
-loop; the family's kernels need them one node at a time, so these generators call the
-same engine kernels (the player's walk :func:`~sokoban.solve._search.reach`, freeze
+The best-first kernel (:mod:`sokoban.solve._best_first`) generates children inside its
+own loop; the family's kernels need them one node at a time, so these generators call the
+same engine kernels (the player's walk :func:`~sokoban.solve._reach.reach`, freeze
 deadlocks :func:`~sokoban.solve._deadlock.frozen`, dead squares and the lower bound
-:func:`~sokoban.solve._search.bound`) and the same Zobrist keys, so that hashes agree
+:func:`~sokoban.solve._bounds.bound`) and the same Zobrist keys, so that hashes agree
 with the engine's.
 
 A state is the sorted box floor indices (int16[b]) and the canonical player cell (the
 least floor index the player reaches without pushing). ``board`` is the engine's kernel
-tuple ``(nbr, goal, dead, dist, zbox, zplayer)``; ``scratch`` is :func:`new_scratch`'s.
+tuple ``(nbr, goal, dead, dist, zbox, zplayer)``; ``scratch`` is a :class:`Scratch`.
+:class:`Engine` holds them for one level.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from sokoban.solve._board import INF
+from sokoban.level import Level
+from sokoban.solve._board import INF, Board
+from sokoban.solve._bounds import bound
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
-from sokoban.solve._search import bound, moved, reach
+from sokoban.solve._reach import reach
+from sokoban.solve._table import zobrist
 
 #: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
 #: keep this module working if it takes more).
 WORK_ROWS = 8
 
 
-def new_scratch(n: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """Work arrays for :func:`pushes` and :func:`pulls` on a board of ``n`` floor cells:
-    occ int32[n] (all -1), seen, walk, fifo, seen2, walk2, fifo2 int32[n], stack uint8[n],
-    work int64[WORK_ROWS, b + 1], marks int64[2] (walk generation counters)."""
-    return (
+class Scratch(NamedTuple):
+    """Work arrays of :func:`pushes` and :func:`pulls` on a board of ``n`` floor cells:
+    occ int32[n] (all -1 between calls), seen, walk, fifo, seen2, walk2, fifo2 int32[n]
+    (two player walks), stack uint8[n] (freeze tests), work int64[WORK_ROWS, b + 1] (the
+    bound), marks int64[2] (generation counters of the two walks)."""
+
+    occ: np.ndarray
+    seen: np.ndarray
+    walk: np.ndarray
+    fifo: np.ndarray
+    seen2: np.ndarray
+    walk2: np.ndarray
+    fifo2: np.ndarray
+    stack: np.ndarray
+    work: np.ndarray
+    marks: np.ndarray
+
+
+class Children(NamedTuple):
+    """Room for the children of one state (at most ``m = 4 * b``): boxes int16[m, b],
+    player int32[m], key uint64[m], bound int32[m]."""
+
+    boxes: np.ndarray
+    player: np.ndarray
+    key: np.ndarray
+    bound: np.ndarray
+
+
+def new_scratch(n: int, nboxes: int) -> Scratch:
+    """A :class:`Scratch` for ``n`` floor cells and ``nboxes`` boxes."""
+    return Scratch(
         np.full(n, -1, np.int32),
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -45,16 +77,33 @@ def new_scratch(n: int, nboxes: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_children(nboxes: int) -> tuple[np.ndarray, ...]:
-    """Room for the children of one state (at most ``4 * b``): boxes int16[m, b], player
-    int32[m], key uint64[m], bound int32[m]."""
+def new_children(nboxes: int) -> Children:
+    """A :class:`Children` for ``nboxes`` boxes."""
     m = 4 * max(nboxes, 1)
-    return (
+    return Children(
         np.zeros((m, nboxes), np.int16),
         np.zeros(m, np.int32),
         np.zeros(m, np.uint64),
         np.zeros(m, np.int32),
     )
+
+
+@njit
+def moved(boxes, old, new, out):
+    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
+    ``new``, kept sorted."""
+    nb = boxes.shape[0]
+    j = 0
+    for i in range(nb):
+        x = boxes[i]
+        if x != old:
+            out[j] = x
+            j += 1
+    j = nb - 1
+    while j > 0 and out[j - 1] > new:
+        out[j] = out[j - 1]
+        j -= 1
+    out[j] = new
 
 
 @njit
@@ -79,7 +128,7 @@ def is_solved(boxes, goal):
 def pushes(boxes, player, key, board, scratch, kind, children):
     """The children of state (``boxes``, ``player``) with key ``key`` after one push each,
     pruned by dead squares, freeze deadlocks and (``kind``, a bound of
-    :data:`sokoban.solve._search.BOUNDS`) bipartite deadlocks. Returns their number, written
+    :data:`sokoban.solve._bounds.BOUNDS`) bipartite deadlocks. Returns their number, written
     to ``children`` (see :func:`new_children`) with their keys and lower bounds."""
     nbr, goal, dead, dist, zbox, zplayer = board
     occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch
@@ -190,3 +239,43 @@ def unlink(table, node, nd_hash):
             i = j
     table[i] = -1
     return True
+
+
+class Engine:
+    """The engine's view of one level for the family's kernels: the board, its kernel
+    tuple, the start state with its canonical player cell and key, and the scratch and
+    children arrays the generators fill."""
+
+    def __init__(self, level: Level) -> None:
+        board = Board(level)
+        self.board = board
+        zbox, zplayer = zobrist(board.n)
+        self.kernel = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.boxes = board.boxes.copy()
+        self.player = self.canonical(self.boxes, board.player)
+        self.key = self.state_key(self.boxes, self.player)
+        self.scratch = new_scratch(board.n, board.nboxes)
+        self.children = new_children(board.nboxes)
+
+    @property
+    def nboxes(self) -> int:
+        return self.board.nboxes
+
+    def state_key(self, boxes: np.ndarray, player: int) -> np.uint64:
+        return np.uint64(state_key(boxes, player, self.kernel[4], self.kernel[5]))
+
+    def canonical(self, boxes: np.ndarray, player: int) -> int:
+        """The least floor index the player reaches from ``player`` around ``boxes``."""
+        occ = np.full(self.board.n, -1, np.int32)
+        occ[boxes] = 0
+        seen = np.zeros(self.board.n, np.int32)
+        return int(reach(player, occ, self.board.nbr, seen, 1, seen.copy(), seen.copy()))
+
+    def bound(self, kind: int, boxes: np.ndarray) -> int:
+        """The lower bound of ``kind`` (:data:`~sokoban.solve._bounds.BOUNDS`) of ``boxes``."""
+        work = np.zeros((WORK_ROWS, len(boxes) + 1), np.int64)
+        return int(bound(kind, boxes, self.board.dist, work))
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (*self.kernel, *self.scratch, *self.children))

@@ -11,6 +11,13 @@ import numpy as np
 from sokoban.solve._jit import njit
 
 
+def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:
+    """Random uint64 keys per floor cell for a box there and for the player there."""
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
+    return keys[0].copy(), keys[1].copy()
+
+
 @njit
 def find(table, key, boxes, player, nd_hash, nd_boxes, nd_player):
     """The node holding state (``boxes``, ``player``) with hash ``key``, or ``-(slot + 1)``

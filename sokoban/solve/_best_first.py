@@ -1,47 +1,61 @@
-"""The best-first search kernel every push-level method runs on, and its Python driver.
+"""The best-first search: one kernel for the methods ``astar``, ``moves``, ``bfs``,
+``greedy`` and ``wastar``, the :class:`Search` object the driver runs, and the methods.
 
 One kernel serves A* (push- or move-optimal), weighted A*, greedy search and breadth-first
 search: the methods differ only in the key weights, the bound and whether the player's
 cell is exact. The kernel expands a bounded number of nodes per call and returns, so the
-driver checks the clock, grows the arrays (memory is the sum of their sizes, known in bytes
-at every moment) and reports progress between calls.
+driver (:mod:`sokoban.solve._driver`) checks the clock, grows the arrays (memory is the
+sum of their sizes, known in bytes at every moment) and reports progress between calls.
 
 A node is a state: the sorted box floor indices and a player floor index, either the
 least floor index the player can reach without pushing (canonical, push-level methods) or
-the player's exact cell (move-optimal search). The node store is a tuple of arrays indexed
-by node (see :func:`new_store`).
+the player's exact cell (move-optimal search). The node store is a :class:`Store` of
+arrays indexed by node.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban.solve import _queue, _table
+from sokoban.errors import SokobanError
+from sokoban.level import Level
+from sokoban.lurd import Solution
+from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import matching, nearest, rematch
+from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
-from sokoban.solve._reach import reach  # noqa: F401  (re-exported: the engine's walk)
+from sokoban.solve._path import expand
+from sokoban.solve._reach import reach
+from sokoban.solve._successors import moved
+from sokoban.solve.types import (
+    Limits,
+    Option,
+    ProgressCallback,
+    SearchStats,
+    SolveResult,
+    Status,
+    register,
+)
 
-# Kernel results.
-SOLVED, EXHAUSTED, BUDGET, FULL, GROW_KEYS = 1, 2, 3, 4, 5
-# Counters (int64 array).
+# Kernel results (the driver's, and one of its own).
+SOLVED, EXHAUSTED, BUDGET, FULL = _driver.SOLVED, _driver.EXHAUSTED, _driver.BUDGET, _driver.FULL
+GROW_KEYS = 5
+# Slots of the counters (int64 array): nodes expanded, generated, stored, the solved
+# node, the largest cost g queued.
 EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
-# Parameters (int64 array).
+# Slots of the parameters (int64 array).
 P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL, P_TUNNEL = range(
     10
 )
-#: Bounds: none (0), nearest goal, minimum matching.
-BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
-BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
 #: Tie-breaks among equal keys: none (LIFO), deeper nodes first (the least lower bound),
 #: fewer moves first (the least walking so far: with the pushes fixed by the key, the path
 #: with the fewest moves).
@@ -52,12 +66,45 @@ TIES = {"none": TIE_NONE, "deeper": TIE_DEEPER, "moves": TIE_MOVES}
 TIE_WIDTHS = {TIE_NONE: 1, TIE_DEEPER: 64, TIE_MOVES: 1024}
 
 
-def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
-    """Empty node arrays: boxes int16[cap, b], player int32[cap], parent int32[cap],
-    cost g int32[cap], bound h int32[cap], hash uint64[cap], closed uint8[cap], the cell
-    the last push left its box on int32[cap] (-1 at the root), the moves of the node's path
-    int32[cap] and the player's exact cell at its end int32[cap]."""
-    return (
+class Store(NamedTuple):
+    """The nodes of a search, arrays indexed by node: the boxes int16[cap, b], the player
+    cell (canonical or exact) int32, the parent int32, the cost g int32, the bound h
+    int32, the Zobrist hash uint64, closed uint8, the cell the last push left its box on
+    int32 (-1 at the root), the moves of the node's path int32 and the player's exact
+    cell at its end int32."""
+
+    boxes: np.ndarray
+    player: np.ndarray
+    parent: np.ndarray
+    g: np.ndarray
+    h: np.ndarray
+    hash: np.ndarray
+    closed: np.ndarray
+    last: np.ndarray
+    moves: np.ndarray
+    stand: np.ndarray
+
+    @property
+    def capacity(self) -> int:
+        return int(self.boxes.shape[0])
+
+    def doubled(self) -> Store:
+        """The same nodes with room for as many again."""
+        return Store(*(np.concatenate([a, np.zeros_like(a)]) for a in self))
+
+    def path(self, node: int) -> list[tuple[np.ndarray, int]]:
+        """The states from the root to ``node``: box floor indices and player cell."""
+        path = []
+        while node >= 0:
+            path.append((self.boxes[node].copy(), int(self.player[node])))
+            node = int(self.parent[node])
+        path.reverse()
+        return path
+
+
+def new_store(capacity: int, nboxes: int) -> Store:
+    """An empty :class:`Store` for ``capacity`` nodes."""
+    return Store(
         np.zeros((capacity, nboxes), dtype=np.int16),
         np.zeros(capacity, dtype=np.int32),
         np.zeros(capacity, dtype=np.int32),
@@ -69,42 +116,6 @@ def new_store(capacity: int, nboxes: int) -> tuple[np.ndarray, ...]:
         np.zeros(capacity, dtype=np.int32),
         np.zeros(capacity, dtype=np.int32),
     )
-
-
-def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:
-    """Random uint64 keys per floor cell for a box there and for the player there."""
-    rng = np.random.default_rng(seed)
-    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
-    return keys[0].copy(), keys[1].copy()
-
-
-@njit
-def moved(boxes, old, new, out):
-    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
-    ``new``, kept sorted."""
-    nb = boxes.shape[0]
-    j = 0
-    for i in range(nb):
-        x = boxes[i]
-        if x != old:
-            out[j] = x
-            j += 1
-    j = nb - 1
-    while j > 0 and out[j - 1] > new:
-        out[j] = out[j - 1]
-        j -= 1
-    out[j] = new
-
-
-@njit
-def bound(kind, boxes, dist, work):
-    """The lower bound of kind :data:`BOUND_NONE`/``NEAREST``/``MATCHING`` for ``boxes``
-    (int16[b]); at least :data:`INF` on a bipartite deadlock (nearest and matching)."""
-    if kind == BOUND_MATCHING:
-        return matching(boxes, dist, work)
-    if kind == BOUND_NEAREST:
-        return nearest(boxes, dist)
-    return np.int64(0)
 
 
 @njit
@@ -129,13 +140,20 @@ def expand_loop(board, store, table, queue, counters, params):
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
     uint64[n], zplayer uint64[n], then live, pairs, starts, partners: the two-box
     deadlock table of :mod:`sokoban.solve._pairs`, empty for none, and the memo of
-    :mod:`sokoban.solve._corral_deadlock`, size 0 for none); ``store``: see
-    :func:`new_store`; ``table``: int32[t]; ``queue``: see :mod:`sokoban.solve._queue`;
-    ``counters``: int64[8]; ``params``: int64[8].
+    :mod:`sokoban.solve._corral_deadlock`, size 0 for none); ``store``: a :class:`Store`;
+    ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
+    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[10], slots :data:`P_BOUND` ...
     """
     nbr, goal, dead, dist, zbox, zplayer, live, pairs, starts, partners = board[:10]
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, nd_closed, nd_last = store[:8]
-    nd_moves, nd_stand = store[8], store[9]
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
+        store.boxes,
+        store.player,
+        store.parent,
+        store.g,
+        store.h,
+    )
+    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
+    nd_moves, nd_stand = store.moves, store.stand
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
     kind = params[P_BOUND]
@@ -144,16 +162,16 @@ def expand_loop(board, store, table, queue, counters, params):
     exact = params[P_EXACT] != 0
     budget = params[P_BUDGET]
     tiebreak = params[P_TIEBREAK]
-    width = queue[0].shape[0] // queue[1].shape[0]
+    width = queue.heads.shape[0] // queue.count.shape[0]
     reopen = wh <= wg
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
     corrals = params[P_CORRAL] != 0
     tunnels = params[P_TUNNEL] != 0
     cap = nd_boxes.shape[0]
-    qcap = queue[3].shape[0]
-    keys = queue[1].shape[0]
-    qstate = queue[6]
+    qcap = queue.node.shape[0]
+    keys = queue.count.shape[0]
+    qstate = queue.state
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -359,33 +377,18 @@ def expand_loop(board, store, table, queue, counters, params):
             occ[nd_boxes[node, k]] = -1
 
 
-@dataclasses.dataclass
-class Outcome:
-    """What the driver found: a kernel result code, the states of the path when solved
-    (box floor indices and player floor index, root first), its cost, and statistics."""
-
-    code: int
-    limit: str  # "" or "time", "nodes", "memory"
-    path: list[tuple[np.ndarray, int]]
-    cost: int
-    expanded: int
-    generated: int
-    stored: int
-    peak_bytes: int
-    seconds: float
-
-
 class Search:
-    """The arrays of one search and the loop that drives the kernel.
+    """The arrays of one best-first search, run by :func:`sokoban.solve._driver.drive`.
 
-    ``bound``: a key of :data:`BOUNDS`; the queue key is ``wg * g + wh * h``; ``exact``: the
-    player's exact cell is part of the state and a push costs its walk plus one (moves);
-    ``tiebreak``: a key of :data:`TIES`, the order among equal keys; ``corrals``: PI-corral
-    pruning (push counts only; off when ``exact``); ``tunnels``:
-    tunnel macros (a box pushed into a tunnel goes through in one edge; for the methods
-    that promise no optimum, and exhausting the search with them proves nothing);
-    ``pairs``: two-box deadlocks from a table built here (:mod:`sokoban.solve._pairs`);
-    ``corral_deadlocks``: sub-searches of corral fences (:mod:`sokoban.solve._corral_deadlock`).
+    ``bound``: a key of :data:`~sokoban.solve._bounds.BOUNDS`; the queue key is
+    ``wg * g + wh * h``; ``exact``: the player's exact cell is part of the state and a push
+    costs its walk plus one (moves); ``tiebreak``: a key of :data:`TIES`, the order among
+    equal keys; ``corrals``: PI-corral pruning (push counts only; off when ``exact``);
+    ``tunnels``: tunnel macros (a box pushed into a tunnel goes through in one edge; for
+    the methods that promise no optimum, and exhausting the search with them proves
+    nothing); ``pairs``: two-box deadlocks from a table built here
+    (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
+    (:mod:`sokoban.solve._corral_deadlock`).
     """
 
     def __init__(
@@ -408,8 +411,9 @@ class Search:
         if tiebreak not in TIES:
             raise ValueError(f"unknown tie-break {tiebreak!r}; choose from {', '.join(TIES)}")
         self.board = board
+        self.exact = exact
         nb = board.nboxes
-        zbox, zplayer = zobrist(board.n)
+        zbox, zplayer = _table.zobrist(board.n)
         started = time.perf_counter()
         two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
@@ -431,7 +435,6 @@ class Search:
             dtype=np.int64,
         )
         self._put_root(exact)
-        self.peak = self.nbytes
 
     def _put_root(self, exact: bool) -> None:
         board = self.board
@@ -448,23 +451,24 @@ class Search:
             key ^= zbox[b]
         work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
+        #: The start position's lower bound (:data:`INF` or more: a bipartite deadlock).
         self.root_bound = h
-        nd_boxes, nd_player, nd_parent, nd_g, nd_h, nd_hash, _, nd_last = self.store[:8]
-        nd_last[0] = -1
-        self.store[8][0] = 0
-        self.store[9][0] = board.player
-        nd_boxes[0] = boxes
-        nd_player[0] = player
-        nd_parent[0] = -1
-        nd_h[0] = min(h, INF)
-        nd_hash[0] = key
+        store = self.store
+        store.last[0] = -1
+        store.moves[0] = 0
+        store.stand[0] = board.player
+        store.boxes[0] = boxes
+        store.player[0] = player
+        store.parent[0] = -1
+        store.h[0] = min(h, INF)
+        store.hash[0] = key
         self.counters[NODES] = 1
         if h >= INF:
             return  # a bipartite deadlock at the start: nothing to search
-        _table_slot = _table.find(self.table, key, boxes, player, nd_hash, nd_boxes, nd_player)
-        self.table[-_table_slot - 1] = 0
+        slot = _table.find(self.table, key, boxes, player, store.hash, store.boxes, store.player)
+        self.table[-slot - 1] = 0
         wh, kind = self.params[P_WH], self.params[P_TIEBREAK]
-        width = self.queue[0].shape[0] // self.queue[1].shape[0]
+        width = self.queue.width
         _queue.push(self.queue, int(wh * h), int(tie(kind, h, 0, 0, width)), 0, 0)
 
     @property
@@ -472,25 +476,36 @@ class Search:
         arrays = [*self.store, self.table, *self.queue, *self.kernel_board]
         return sum(a.nbytes for a in arrays)
 
-    def _grow(self, code: int, memory: int) -> bool:
+    @property
+    def expanded(self) -> int:
+        return int(self.counters[EXPANDED])
+
+    @property
+    def exhausted(self) -> bool:
+        return bool(self.queue.state[_queue.SIZE] == 0)
+
+    def step(self, budget: int) -> int:
+        self.params[P_BUDGET] = budget
+        code: int = expand_loop(
+            self.kernel_board, self.store, self.table, self.queue, self.counters, self.params
+        )
+        return code
+
+    def grow(self, code: int, memory: int) -> bool:
         """Grow what the kernel asked for; False when that would pass ``memory`` bytes."""
         if code == GROW_KEYS:
             p = self.params
             keys = 2 * (p[P_WG] * (self.counters[MAXG] + p[P_MAX_EDGE]) + p[P_WH] * p[P_HMAX] + 2)
-            extra = (
-                (keys - self.queue[1].shape[0])
-                * (self.queue[0].shape[0] // self.queue[1].shape[0] + 2)
-                * 4
-            )
+            extra = (keys - self.queue.keys) * (self.queue.width + 2) * 4
             if self.nbytes + extra > memory:
                 return False
             self.queue = _queue.grown(self.queue, int(keys), 0)
             return True
-        cap = self.store[0].shape[0]
+        cap = self.store.capacity
         room = 4 * self.board.nboxes + 1
         grow_store = self.counters[NODES] + room > cap
-        qcap = self.queue[3].shape[0]
-        grow_queue = not grow_store or self.queue[6][_queue.USED] + room > qcap
+        qcap = self.queue.capacity
+        grow_queue = not grow_store or self.queue.state[_queue.USED] + room > qcap
         extra = 0
         if grow_store:
             extra += sum(a.nbytes for a in self.store) + 2 * self.table.nbytes
@@ -499,76 +514,251 @@ class Search:
         if self.nbytes + extra > memory:
             return False
         if grow_store:
-            self.store = tuple(np.concatenate([a, np.zeros_like(a)]) for a in self.store)
+            self.store = self.store.doubled()
             self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
-            _table.rebuild(self.table, self.store[5], int(self.counters[NODES]))
+            _table.rebuild(self.table, self.store.hash, int(self.counters[NODES]))
         if grow_queue:
             self.queue = _queue.grown(self.queue, 0, 2 * qcap)
         return True
 
-    def run(
-        self,
-        time_limit: float | None = None,
-        node_limit: int | None = None,
-        memory: int = 1 << 31,
-        progress: Callable[[Search, float], None] | None = None,
-    ) -> Outcome:
-        """Search until solved, exhausted, or a limit; ``progress`` is called between
-        kernel calls (about ten times a second) with the search and the seconds so far."""
-        start = time.perf_counter()
-        budget = 256
-        code = EXHAUSTED if self.queue[6][_queue.SIZE] == 0 else BUDGET
-        limit = ""
-        if self.nbytes > memory:
-            code, limit = BUDGET, "memory"
-        while code not in (SOLVED, EXHAUSTED) and not limit:
-            elapsed = time.perf_counter() - start
-            if time_limit is not None and elapsed >= time_limit:
-                limit = "time"
-                break
-            if node_limit is not None and self.counters[EXPANDED] >= node_limit:
-                limit = "nodes"
-                break
-            step = budget
-            if node_limit is not None:
-                step = min(step, node_limit - int(self.counters[EXPANDED]))
-            self.params[P_BUDGET] = step
-            t0 = time.perf_counter()
-            code = expand_loop(
-                self.kernel_board, self.store, self.table, self.queue, self.counters, self.params
-            )
-            took = time.perf_counter() - t0
-            if code in (FULL, GROW_KEYS):
-                if not self._grow(code, memory):
-                    limit = "memory"
-                self.peak = max(self.peak, self.nbytes)
-                continue
-            # Aim at about 50 ms a call, less when the time limit is near.
-            target = 0.05
-            if time_limit is not None:
-                target = min(target, max(0.002, (time_limit - (t0 - start) - took) / 4))
-            if took > 0 and code == BUDGET:
-                budget = int(min(max(16, budget * target / took), 4 * budget + 16))
-            if progress is not None:
-                progress(self, time.perf_counter() - start)
-        seconds = time.perf_counter() - start
-        path: list[tuple[np.ndarray, int]] = []
-        cost = -1
-        if code == SOLVED:
-            node = int(self.counters[GOAL])
-            cost = int(self.store[3][node])
-            while node >= 0:
-                path.append((self.store[0][node].copy(), int(self.store[1][node])))
-                node = int(self.store[2][node])
-            path.reverse()
-        return Outcome(
-            code=code,
-            limit=limit,
-            path=path,
-            cost=cost,
-            expanded=int(self.counters[EXPANDED]),
-            generated=int(self.counters[GENERATED]),
-            stored=int(self.counters[NODES]),
-            peak_bytes=self.peak,
-            seconds=seconds,
+    def stats(self, run: _driver.Run) -> SearchStats:
+        counters = self.counters
+        return SearchStats(
+            int(counters[EXPANDED]),
+            int(counters[GENERATED]),
+            int(counters[NODES]),
+            run.peak_bytes,
+            run.seconds,
         )
+
+    @property
+    def cost(self) -> int:
+        """The cost of the solved node (pushes, or moves when ``exact``)."""
+        return int(self.store.g[int(self.counters[GOAL])])
+
+    def path(self) -> list[tuple[np.ndarray, int]]:
+        """The states from the start to the solved node."""
+        return self.store.path(int(self.counters[GOAL]))
+
+    def solution(self) -> Solution:
+        return expand(self.board, self.path())
+
+    def solved_message(self, optimal: bool) -> str:
+        unit = ("move", "moves") if self.exact else ("push", "pushes")
+        cost = self.cost
+        return f"solved in {cost} {unit[cost != 1]}" + (" (optimal)" if optimal else "")
+
+
+def run_best_first(
+    level: Level,
+    limits: Limits,
+    method: str,
+    optimal: bool,
+    progress: ProgressCallback | None,
+    **search: Any,
+) -> SolveResult:
+    """Run a :class:`Search` of ``level`` and make the result.
+
+    Tunnel macros may cut off every solution in odd layouts, so a search with them that
+    runs out of positions is run again without them (in the limits left) before the level
+    is called unsolvable.
+    """
+    result = _run_once(level, limits, method, optimal, progress, **search)
+    if result.status is not Status.UNSOLVABLE or not search.get("tunnels"):
+        return result
+    spent = result.stats
+
+    def rest(limit: float | int | None, used: float | int) -> Any:
+        return None if limit is None else max(0, limit - used)
+
+    left = Limits(
+        rest(limits.time, spent.seconds), rest(limits.nodes, spent.expanded), limits.memory
+    )
+    search["tunnels"] = False
+    again = _run_once(level, left, method, optimal, progress, **search)
+    return dataclasses.replace(again, stats=spent + again.stats)
+
+
+def _run_once(
+    level: Level,
+    limits: Limits,
+    method: str,
+    optimal: bool,
+    progress: ProgressCallback | None,
+    **search: Any,
+) -> SolveResult:
+    try:
+        engine = Search(Board(level), **search)
+    except ValueError as error:
+        raise SokobanError(str(error)) from None
+    run = _driver.drive(engine, limits, progress)
+    lower_bound: int | None = engine.root_bound
+    if search.get("bound", "matching") == "none" or engine.root_bound >= INF:
+        lower_bound = None
+    return _driver.result(engine, run, method, optimal, lower_bound)
+
+
+BOUND_OPTION = Option(
+    "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
+)
+CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
+#: The deadlock tests the best-first methods take: the two-box table and sub-searches of
+#: corral fences (off by default: they prune about 1% more positions and cost 5-10% of
+#: the node rate; see benchmarks/solver.md).
+DEADLOCK_OPTIONS = (
+    Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
+    Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
+)
+
+
+@register(
+    "astar",
+    "A* over pushes with the matching lower bound",
+    "pushes",
+    optimal=True,
+    options=(
+        BOUND_OPTION,
+        CORRALS_OPTION,
+        Option(
+            "ties",
+            str,
+            "moves",
+            "among equal keys, fewer moves first (moves) or the smaller bound first (deeper)",
+            choices=("moves", "deeper"),
+        ),
+        *DEADLOCK_OPTIONS,
+    ),
+)
+def astar(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Push-optimal A*. Tie-break ``moves``: among positions with the same bound on pushes
+    the one reached with fewer moves first; ``deeper``: the one with the smaller lower
+    bound first, often fewer expansions."""
+    return run_best_first(
+        level,
+        limits,
+        "astar",
+        True,
+        progress,
+        bound=options["bound"],
+        tiebreak=options["ties"],
+        corrals=options["corrals"],
+        pairs=options["pairs"],
+        corral_deadlocks=options["corral_deadlocks"],
+    )
+
+
+@register(
+    "moves",
+    "A* over moves (each push costs its walk plus one)",
+    "moves",
+    optimal=True,
+    options=(BOUND_OPTION, *DEADLOCK_OPTIONS),
+)
+def moves(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Move-optimal A*: the player's exact cell is part of the state."""
+    return run_best_first(
+        level,
+        limits,
+        "moves",
+        True,
+        progress,
+        bound=options["bound"],
+        exact=True,
+        pairs=options["pairs"],
+        corral_deadlocks=options["corral_deadlocks"],
+    )
+
+
+@register(
+    "bfs",
+    "breadth-first search over pushes, no lower bound",
+    "pushes",
+    optimal=True,
+    options=(CORRALS_OPTION, *DEADLOCK_OPTIONS),
+)
+def bfs(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Push-optimal breadth-first search: no lower bound, so no bipartite deadlocks; dead
+    squares, freeze deadlocks and PI-corrals (option ``corrals``) still prune."""
+    return run_best_first(
+        level,
+        limits,
+        "bfs",
+        True,
+        progress,
+        bound="none",
+        wh=0,
+        tiebreak="none",
+        corrals=options["corrals"],
+        pairs=options["pairs"],
+        corral_deadlocks=options["corral_deadlocks"],
+    )
+
+
+TUNNELS_OPTION = Option("tunnels", bool, True, "tunnel macros (a box goes through in one push)")
+
+
+@register(
+    "greedy",
+    "best-first search on the lower bound alone: fast, not optimal",
+    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *DEADLOCK_OPTIONS),
+)
+def greedy(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Expand the position closest to solved first."""
+    return run_best_first(
+        level,
+        limits,
+        "greedy",
+        False,
+        progress,
+        bound=options["bound"],
+        wg=0,
+        wh=1,
+        tiebreak="none",
+        corrals=options["corrals"],
+        tunnels=options["tunnels"],
+        pairs=options["pairs"],
+        corral_deadlocks=options["corral_deadlocks"],
+    )
+
+
+@register(
+    "wastar",
+    "weighted A* (key g + w*h, w=weight, default 3): fast, not optimal",
+    options=(
+        BOUND_OPTION,
+        CORRALS_OPTION,
+        Option("weight", float, 3.0, "w in the key g + w*h", minimum=1.0, maximum=100.0),
+        dataclasses.replace(
+            TUNNELS_OPTION, default=None, help=TUNNELS_OPTION.help + " [weight > 1]"
+        ),
+        *DEADLOCK_OPTIONS,
+    ),
+)
+def wastar(
+    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+) -> SolveResult:
+    """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
+    weight = options["weight"]
+    tunnels = options["tunnels"]
+    return run_best_first(
+        level,
+        limits,
+        "wastar",
+        weight == 1.0,
+        progress,
+        bound=options["bound"],
+        wg=4,
+        wh=round(4 * weight),
+        corrals=options["corrals"],
+        tunnels=weight > 1.0 if tunnels is None else tunnels,
+        pairs=options["pairs"],
+        corral_deadlocks=options["corral_deadlocks"],
+    )
