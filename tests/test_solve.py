@@ -445,3 +445,41 @@ def test_registry_describes_methods() -> None:
     assert METHODS["astar"].optimises == "pushes" and METHODS["astar"].optimal
     assert METHODS["moves"].optimises == "moves"
     assert not METHODS["greedy"].optimal
+
+
+def test_options_are_checked_in_one_place() -> None:
+    from sokoban.solve import Option, check_options
+
+    start = level(SMALL[0])
+    with pytest.raises(SokobanError, match="option corrals='no' of method 'astar' is not true"):
+        solve(start, "astar", corrals="no")
+    with pytest.raises(SokobanError, match="option weight=200.0 of method 'wastar' is above 100"):
+        solve(start, "wastar", weight=200.0)
+    with pytest.raises(SokobanError, match="budget=2.5 of method 'sma' is not an integer"):
+        solve(start, "sma", budget=2.5)
+    with pytest.raises(SokobanError, match="key='weight,best' of method 'fess' is not one of"):
+        solve(start, "fess", key="weight,best")
+    # Every declared option reaches the method, at its default when not given.
+    checked = check_options(METHODS["wastar"], {"weight": 2})
+    assert checked["weight"] == 2.0 and isinstance(checked["weight"], float)
+    assert checked["bound"] == "matching" and checked["tunnels"] is None
+    assert {o.name for o in METHODS["wastar"].options} == set(checked)
+    # Parsed from text by type.
+    assert Option("n", int, 0, "").parse("12", "m") == 12
+    assert Option("b", bool, False, "").parse("on", "m") is True
+
+
+def test_search_stats_add_up() -> None:
+    from sokoban.solve import SearchStats
+
+    total = SearchStats(1, 2, 30, 400, 0.5) + SearchStats(10, 20, 3, 4000, 0.25)
+    assert total == SearchStats(11, 22, 30, 4000, 0.75)
+
+
+def test_lower_bound_is_none_when_the_method_computes_none() -> None:
+    start = level(SMALL[0])
+    astar = solve(start, "astar")
+    assert astar.solution is not None and astar.lower_bound is not None
+    assert 0 < astar.lower_bound <= astar.solution.pushes
+    assert solve(start, "bfs").lower_bound is None
+    assert solve(start, "bidirectional").lower_bound is None

@@ -114,3 +114,57 @@ def test_methods_lists_the_registry() -> None:
     assert not records["greedy"]["optimal"]
     table = CliRunner().invoke(main, ["methods"])
     assert table.exit_code == 0 and "moves" in table.output
+    # Every method's options are listed, with their types and defaults.
+    assert [o["name"] for o in records["wastar"]["options"]][:3] == ["bound", "corrals", "weight"]
+    weight = records["wastar"]["options"][2]
+    assert weight["type"] == "float" and weight["default"] == 3.0
+    assert "weight (float) = 3.0" in table.output
+
+
+def test_solve_takes_method_options(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    args = ["solve", str(path), "-l", "1", "--json", "-m", "sma"]
+    result = CliRunner().invoke(main, [*args, "--option", "budget=1"])
+    assert result.exit_code == 1  # not solved: a budget of one node holds no push
+    assert "cannot hold a single push" in json.loads(result.stdout)[0]["message"]
+    result = CliRunner().invoke(main, [*args, "-o", "budget=50", "-o", "learn=off"])
+    assert result.exit_code == 0, result.output
+    assert "within 50 nodes" in json.loads(result.stdout)[0]["message"]
+
+
+def test_bad_method_options_are_one_line_usage_errors(tmp_path: Path) -> None:
+    path = str(_file(tmp_path))
+    for method, option, words in [
+        ("astar", "speed=3", "unknown option 'speed' for method 'astar'"),
+        ("astar", "ties=shallow", "ties='shallow' of method 'astar' is not one of moves, deeper"),
+        ("wastar", "weight=heavy", "weight='heavy' of method 'wastar' is not a number"),
+        ("wastar", "weight=0.5", "is below 1"),
+        ("astar", "corrals=maybe", "is not true or false"),
+        ("astar", "corrals", "is not NAME=VALUE"),
+    ]:
+        result = CliRunner().invoke(main, ["solve", path, "-l", "1", "-m", method, "-o", option])
+        assert result.exit_code == 2, (option, result.output)
+        assert words in result.output and "Traceback" not in result.output
+
+
+def test_bench_passes_options_to_the_workers(tmp_path: Path) -> None:
+    path = str(_file(tmp_path))
+    args = ["bench", path, "-l", "1-2", "-m", "sma", "-w", "2", "--json"]
+    result = CliRunner().invoke(main, [*args, "-o", "budget=1"])
+    data = json.loads(result.stdout)
+    assert data["options"] == {"budget": 1}
+    assert {row["status"] for row in data["levels"]} == {"memory limit"}
+    result = CliRunner().invoke(main, args)
+    assert {row["status"] for row in json.loads(result.stdout)["levels"]} == {"solved"}
+
+
+def test_compare_gives_each_method_the_options_it_takes(tmp_path: Path) -> None:
+    path = str(_file(tmp_path))
+    args = ["compare", path, "-l", "1", "-m", "astar,ida,fess", "--json"]
+    result = CliRunner().invoke(main, [*args, "-o", "bound=nearest", "-o", "key=bound"])
+    assert result.exit_code == 0, result.output
+    assert all(r["status"] == "solved" for r in json.loads(result.output)["methods"])
+    result = CliRunner().invoke(
+        main, ["compare", path, "-l", "1", "-m", "astar", "-o", "key=bound"]
+    )
+    assert result.exit_code == 2 and "no method of astar takes option 'key'" in result.output

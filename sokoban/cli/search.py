@@ -25,6 +25,7 @@ from sokoban.cli.common import (
     select_one,
     write_atomically,
 )
+from sokoban.cli.solve import method_options, parse_method_options
 from sokoban.errors import SokobanError
 
 #: The methods ``compare`` runs when --methods is not given.
@@ -80,6 +81,15 @@ def _budgets(text: str) -> list[int]:
             param_hint="'--budgets'",
         )
     return distinct
+
+
+def _options_for(method: str, assignments: tuple[str, ...]) -> dict[str, Any]:
+    """The ``--option NAME=VALUE`` assignments that ``method`` takes, parsed."""
+    from sokoban.solve import METHODS
+
+    names = {o.name for o in METHODS[method].options}
+    mine = tuple(a for a in assignments if a.partition("=")[0].strip() in names)
+    return parse_method_options(method, mine)
 
 
 def _limits(time_limit: float | None, memory_limit: float | None) -> Any:
@@ -147,6 +157,7 @@ _memory_option = click.option(
 )
 @_time_option
 @_memory_option
+@method_options
 @json_option
 def compare(
     file: Path,
@@ -154,15 +165,25 @@ def compare(
     methods: str,
     time_limit: float,
     memory_limit: float | None,
+    assignments: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Solve one level of FILE with several methods and compare them: a row per method
     with the solution's moves and pushes, whether it is proven optimal (for what the
-    method minimises), the time, the expansions and the peak memory."""
+    method minimises), the time, the expansions and the peak memory. An --option goes to
+    every method that takes it."""
 
     from sokoban.solve import METHODS, solve
 
     names = _methods(methods)
+    options = {name: _options_for(name, assignments) for name in names}
+    for text in assignments:
+        option = text.partition("=")[0].strip()
+        if not any(option in o for o in options.values()):
+            raise click.BadParameter(
+                f"no method of {', '.join(names)} takes option {option!r}",
+                param_hint="'--option'",
+            )
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     if lv.problems():
@@ -174,7 +195,7 @@ def compare(
     err = console(stderr=True)
     for name in names:
         with err.status(f"{name}: searching (up to {time_limit:g} s)"):
-            result = solve(lv, name, limits)
+            result = solve(lv, name, limits, **options[name])
         record = _record(name, result)
         record["optimises"] = METHODS[name].optimises
         records.append(record)

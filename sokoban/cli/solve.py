@@ -41,12 +41,40 @@ def _limits(time_limit: float | None, node_limit: int | None, memory_limit: floa
     return Limits(time=time_limit, nodes=node_limit, memory=memory)
 
 
-def _options(weight: float | None, bound: str | None) -> dict[str, Any]:
+#: ``--option NAME=VALUE``, repeatable: a method option (see ``sokoban methods``).
+method_options = click.option(
+    "--option",
+    "-o",
+    "assignments",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A method option (see 'methods'); repeatable.",
+)
+
+
+def parse_method_options(method: str, assignments: tuple[str, ...]) -> dict[str, Any]:
+    """The options of ``--option NAME=VALUE`` for ``method``, parsed by their types."""
+    from sokoban.solve import METHODS, parse_option
+
+    options: dict[str, Any] = {}
+    for text in assignments:
+        try:
+            name, value = parse_option(METHODS[method], text)
+        except SokobanError as error:
+            raise click.BadParameter(str(error), param_hint="'--option'") from None
+        options[name] = value
+    return options
+
+
+def _options(
+    method: str, weight: float | None, bound: str | None, assignments: tuple[str, ...]
+) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if weight is not None:
         options["weight"] = weight
     if bound is not None:
         options["bound"] = bound
+    options.update(parse_method_options(method, assignments))
     return options
 
 
@@ -88,6 +116,16 @@ def methods_command(as_json: bool) -> None:
             "optimises": spec.optimises,
             "optimal": spec.optimal,
             "description": spec.description,
+            "options": [
+                {
+                    "name": o.name,
+                    "type": o.type.__name__,
+                    "default": o.default,
+                    "choices": list(o.choices),
+                    "help": o.help,
+                }
+                for o in spec.options
+            ],
         }
         for spec in sorted(METHODS.values(), key=lambda spec: spec.name)
     ]
@@ -95,12 +133,11 @@ def methods_command(as_json: bool) -> None:
         echo_json(records)
         return
     table = Table()
-    for column in ("method", "minimises", "optimal", "description"):
+    for column in ("method", "minimises", "optimal", "description and options (--option)"):
         table.add_column(column)
-    for r in records:
-        table.add_row(
-            r["name"], r["optimises"] or "-", "yes" if r["optimal"] else "no", r["description"]
-        )
+    for spec in sorted(METHODS.values(), key=lambda spec: spec.name):
+        text = "\n".join([spec.description, *(f"  {o.describe()}" for o in spec.options)])
+        table.add_row(spec.name, spec.optimises or "-", "yes" if spec.optimal else "no", text)
     out = console()
     if not out.is_terminal:
         out.width = 120
@@ -118,6 +155,7 @@ def methods_command(as_json: bool) -> None:
 @click.option(
     "--bound", type=click.Choice(["matching", "nearest"]), default=None, help="Lower bound."
 )
+@method_options
 @json_option
 def solve_command(
     file: Path,
@@ -128,6 +166,7 @@ def solve_command(
     memory_limit: float | None,
     weight: float | None,
     bound: str | None,
+    assignments: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Solve levels of FILE.
@@ -142,7 +181,7 @@ def solve_command(
 
     _check_method(method)
     limits = _limits(time_limit, node_limit, memory_limit)
-    options = _options(weight, bound)
+    options = _options(method, weight, bound, assignments)
     collection = load_collection(file)
     if level is None and len(collection) > 1:
         raise click.UsageError(
@@ -154,7 +193,7 @@ def solve_command(
     # Load (or, on a cold cache, compile) the kernels first, so the first level's seconds
     # and time limit cover its search only.
     with err.status(f"loading the {method} kernels"):
-        load_seconds = bench.warm_up(method)
+        load_seconds = bench.warm_up(method, **options)
     if load_seconds >= 1.0:
         err.print(f"kernel load (compile on a cold cache): {load_seconds:.1f} s")
     records = []
@@ -275,6 +314,7 @@ def solve_command(
     default=None,
     help="Known push optima to check against (default: optimal.csv beside the first file).",
 )
+@method_options
 @json_option
 def bench_command(
     files: tuple[Path, ...],
@@ -285,6 +325,7 @@ def bench_command(
     workers: int | None,
     csv_path: Path | None,
     optimal_path: Path | None,
+    assignments: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Solve every level of FILES and print a table per collection.
@@ -298,6 +339,7 @@ def bench_command(
     from sokoban.solve import bench
 
     _check_method(method)
+    options = parse_method_options(method, assignments)
     if csv_path is not None:
         inputs = files if optimal_path is None else (*files, optimal_path)
         check_output(csv_path, "'--csv'", inputs=inputs)
@@ -308,7 +350,13 @@ def bench_command(
         for lv in select_levels(collection, level):
             tasks.append(
                 bench.Task(
-                    os.fspath(path), collection.number(lv), lv.title, lv.xsb(), method, limits
+                    os.fspath(path),
+                    collection.number(lv),
+                    lv.title,
+                    lv.xsb(),
+                    method,
+                    limits,
+                    tuple(sorted(options.items())),
                 )
             )
     if optimal_path is None and (files[0].parent / "optimal.csv").exists():
@@ -318,7 +366,7 @@ def bench_command(
     except (UnicodeDecodeError, KeyError, ValueError, csv.Error) as error:
         name = os.fspath(optimal_path or "")
         raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
-    load_seconds = bench.warm_up(method)
+    load_seconds = bench.warm_up(method, **options)
     rows, interrupted = bench.run_until_interrupted(
         tasks, workers=workers, description=f"bench {method}"
     )
@@ -330,6 +378,7 @@ def bench_command(
         echo_json(
             {
                 "method": method,
+                "options": options,
                 "time_limit": time_limit,
                 "kernel_load_seconds": round(load_seconds, 3),
                 "collections": [dataclasses.asdict(s) for s in summaries],

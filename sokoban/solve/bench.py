@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from sokoban.level import Level
 from sokoban.solve import Limits, solve
@@ -22,7 +23,8 @@ from sokoban.solve import Limits, solve
 
 @dataclasses.dataclass(frozen=True)
 class Task:
-    """One level to solve: where it comes from, its board as XSB, the method and limits."""
+    """One level to solve: where it comes from, its board as XSB, the method, limits and
+    method options (``(name, value)`` pairs: a task is hashable and goes to workers)."""
 
     file: str
     number: int
@@ -30,6 +32,7 @@ class Task:
     xsb: str
     method: str
     limits: Limits
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +81,7 @@ def run_task(task: Task) -> Row:
     """Solve one task (in a worker process); the row has ``known`` = -1."""
     level = Level.from_xsb(task.xsb)
     start = time.perf_counter()
-    result = solve(level, task.method, task.limits)
+    result = solve(level, task.method, task.limits, **dict(task.options))
     wall = time.perf_counter() - start
     solution = result.solution
     stats = result.stats
@@ -119,24 +122,11 @@ def check_known(row: Row, optima: dict[tuple[str, int], int]) -> Row:
     return dataclasses.replace(row, known=known, mismatch=wrong)
 
 
-def warm_up(method: str) -> float:
+def warm_up(method: str, **options: Any) -> float:
     """Seconds to load (or on a cold cache compile) the kernels ``method`` uses."""
     start = time.perf_counter()
-    solve(Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######"), method)
+    solve(Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######"), method, **options)
     return time.perf_counter() - start
-
-
-def run(
-    tasks: Sequence[Task],
-    workers: int | None = None,
-    description: str | None = None,
-) -> list[Row]:
-    """Solve every task, ``workers`` processes at a time (0: in this process), rows in
-    task order."""
-    from sokoban import batch
-
-    rows = dict(batch.run(run_task, list(tasks), workers=workers, description=description))
-    return [rows[task] for task in tasks]
 
 
 def run_until_interrupted(
@@ -144,8 +134,9 @@ def run_until_interrupted(
     workers: int | None = None,
     description: str | None = None,
 ) -> tuple[list[Row], bool]:
-    """Like :func:`run`, but Ctrl-C stops the run and keeps the rows already finished:
-    returns those rows (in task order) and whether the run was interrupted."""
+    """Solve every task, ``workers`` processes at a time (0: in this process); Ctrl-C
+    stops the run and keeps the rows already finished. Returns the rows (in task order)
+    and whether the run was interrupted."""
     from sokoban import batch
 
     rows: dict[Task, Row] = {}

@@ -207,7 +207,8 @@ class Option:
         kind = "|".join(self.choices) if self.choices else self.type.__name__
         if self.multiple:
             kind += ",..."
-        default = "" if self.default is None else f" = {self.default}"
+        shown = str(self.default).lower() if self.type is bool else self.default
+        default = "" if self.default is None else f" = {shown}"
         return f"{self.name} ({kind}){default}: {self.help}"
 
 
