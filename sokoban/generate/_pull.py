@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve import _table
-from sokoban.solve._jit import njit
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import pulls, state_key
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -31,7 +32,6 @@ from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.direction import DIRECTIONS
 from sokoban.level import Level
-from sokoban.solve._jit import njit
 
 #: Push distance of a cell from which a goal cannot be reached.
 INF = 1 << 24

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._board import INF
-from sokoban.solve._jit import njit
 
 #: Bounds: none (0), nearest goal, minimum matching.
 BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._pairs import pair_dead
 from sokoban.solve._reach import reach
 

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
@@ -39,7 +40,6 @@ from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach

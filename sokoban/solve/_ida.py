@@ -35,13 +35,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
 from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 #: Slots of ``state``.
 SIZE, USED, FREE, LOW = 0, 1, 2, 3

@@ -80,6 +80,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.errors import BudgetTooLargeError
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -87,7 +88,6 @@ from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
 from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes, unlink
 from sokoban.solve.types import (

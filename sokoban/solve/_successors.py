@@ -20,11 +20,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import bound
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._reach import reach
 from sokoban.solve._table import zobrist
 
