@@ -62,7 +62,7 @@ def _cache_dir() -> str | None:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _dir = _cache_dir()
     if _dir is not None:
-        numba.config.CACHE_DIR = _dir
+        numba.config.CACHE_DIR = _dir  # type: ignore[attr-defined]  # set by numba at run time
 
 #: Decorator for every kernel of the package.
 njit = numba.njit(cache=True, nogil=True)

@@ -162,7 +162,7 @@ def expand_loop(board, store, table, queue, counters, params):
     exact = params[P_EXACT] != 0
     budget = params[P_BUDGET]
     tiebreak = params[P_TIEBREAK]
-    width = queue.heads.shape[0] // queue.count.shape[0]
+    width = queue.heads.shape[0] // queue.sizes.shape[0]
     reopen = wh <= wg
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
@@ -170,7 +170,7 @@ def expand_loop(board, store, table, queue, counters, params):
     tunnels = params[P_TUNNEL] != 0
     cap = nd_boxes.shape[0]
     qcap = queue.node.shape[0]
-    keys = queue.count.shape[0]
+    keys = queue.sizes.shape[0]
     qstate = queue.state
 
     occ = np.full(n, -1, dtype=np.int32)
@@ -418,7 +418,14 @@ class Search:
         two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
-        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board: tuple[np.ndarray, ...] = (
+            board.nbr,
+            board.goal,
+            board.dead,
+            board.dist,
+            zbox,
+            zplayer,
+        )
         self.kernel_board += (*two_box, *(new_memo() if corral_deadlocks else no_memo()))
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)

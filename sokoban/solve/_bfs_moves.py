@@ -196,7 +196,7 @@ class BfsMoves:
             return False
         table = np.empty(2 * nodes.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[COUNT]))
-        self.nodes = Nodes(*grown, table)
+        self.nodes = Nodes._make([*grown, table])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:

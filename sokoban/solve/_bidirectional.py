@@ -225,7 +225,7 @@ class Bidirectional:
         grown = [np.concatenate([a, np.zeros_like(a)]) for a in side[:-1]]
         table = np.empty(2 * side.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[3 * which + COUNT]))
-        self.sides[which] = Side(*grown, table)
+        self.sides[which] = Side._make([*grown, table])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:

@@ -76,7 +76,7 @@ class Cells(NamedTuple):
     occupied bucket int32[c]."""
 
     heads: np.ndarray
-    count: np.ndarray
+    sizes: np.ndarray
     low: np.ndarray
 
 

@@ -339,7 +339,7 @@ class Ida:
         grown[4][int(state[STORED]) :] = -1
         probe = np.empty(2 * tt.probe.shape[0], np.int32)
         _table.rebuild(probe, grown[0], int(state[STORED]))
-        self.table = Table(probe, *grown)
+        self.table = Table._make([probe, *grown])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:

@@ -177,12 +177,9 @@ def new_nodes(capacity: int, nboxes: int) -> Nodes:
     """An empty :class:`Nodes` for ``capacity`` nodes."""
     m = capacity
     i32 = [np.zeros(m, np.int32) for _ in range(10)]
-    return Nodes(
-        np.zeros((m, nboxes), np.int16),
-        i32[0],
-        np.zeros(m, np.uint64),
-        *i32[1:],
-        np.zeros(m, np.uint8),
+    return Nodes._make(
+        [np.zeros((m, nboxes), np.int16), i32[0], np.zeros(m, np.uint64), *i32[1:]]
+        + [np.zeros(m, np.uint8)]
     )
 
 
