@@ -27,6 +27,7 @@ from sokoban.generate import _pull
 from sokoban.generate.layouts import LayoutError, to_level
 from sokoban.level import Level
 from sokoban.solve import _successors
+from sokoban.solve._board import KernelBoard
 from sokoban.solve._table import zobrist
 
 #: States the exhaustive search stores before it stops expanding (about 50 bytes each with
@@ -182,12 +183,12 @@ class PullSearch:
         return self.board.level(self.goals, boxes, player)
 
 
-def _kernel_board(board: CompactFloor) -> tuple[np.ndarray, ...]:
-    """The engine's kernel tuple for the pull search: the neighbours and Zobrist keys (the
+def _kernel_board(board: CompactFloor) -> KernelBoard:
+    """The engine's kernel board for the pull search: the neighbours and Zobrist keys (the
     goal, dead-square and distance arrays, which pulls never read, are empty)."""
     zbox, zplayer = zobrist(board.size)
     empty = np.zeros(board.size, dtype=np.uint8)
-    return (board.nbr, empty, empty, np.zeros((0, board.size), np.int32), zbox, zplayer)
+    return KernelBoard(board.nbr, empty, empty, np.zeros((0, board.size), np.int32), zbox, zplayer)
 
 
 def pull_search(

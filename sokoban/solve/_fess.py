@@ -377,8 +377,7 @@ class Fess:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
-        zbox, zplayer = _table.zobrist(board.n)
-        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board = board.kernel_board()
         self.kernel_plan = (self.plan.order, self.plan.parent)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
@@ -408,7 +407,7 @@ class Fess:
         player = int(
             reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
         )
-        zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
+        zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         key = np.uint64(zplayer[player])
         for b in boxes:
             key ^= zbox[b]

@@ -169,7 +169,7 @@ def run(board, scratch, stack, tt, state, kind):
     passed the threshold: no solution), :data:`BUDGET`, or :data:`FULL` (the table's store
     is full; the driver grows it or clears ``state[INSERT]``).
     """
-    goal = board[1]
+    goal = board.goal
     s_boxes, s_player, s_key, c_boxes, c_player, c_key, c_h, c_order, c_count, c_next = stack[:10]
     s_next, s_row = stack.least_f, stack.row
     table, t_hash, t_boxes, t_player, t_g, t_g0, t_f0 = tt

@@ -529,7 +529,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
     slots :data:`ST_OPEN` ...; ``todo``: int32[M] scratch; ``cache``: :class:`Cache`;
     ``kind``: the lower bound.
     """
-    goal = board[1]
+    goal = board.goal
     cap = nodes.boxes.shape[0]
     budget = state[ST_BUDGET]
     room = children.player.shape[0]
