@@ -27,7 +27,7 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
+from sokoban.solve._bounds import BOUND_MATCHING, BOUND_OPTION, BOUNDS, bound, matching, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
@@ -625,9 +625,6 @@ def _run_once(
     return _driver.result(engine, run, method, optimal, lower_bound)
 
 
-BOUND_OPTION = Option(
-    "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-)
 CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 #: The deadlock tests the best-first methods take: the two-box table and sub-searches of
 #: corral fences (off by default: they prune about 1% more positions and cost 5-10% of

@@ -210,7 +210,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
     search kernel's :class:`sokoban.solve._best_first.SearchBoard` (its memo from
-    :func:`new_memo`, size 0: nothing is looked for); ``scratch``: :func:`new_scratch` (corral ids grow in its ``marks[0]``).
+    :func:`new_memo`, size 0: nothing is looked for); ``scratch``: :func:`new_scratch`
+    (corral ids grow in its ``marks[0]``).
     """
     nbr, goal, zbox, zplayer = board.nbr, board.goal, board.zbox, board.zplayer
     mkeys, mboxes, mplayer = board.memo_keys, board.memo_boxes, board.memo_player

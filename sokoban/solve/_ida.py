@@ -40,7 +40,7 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes
@@ -369,9 +369,7 @@ class Ida:
     "pushes",
     optimal=True,
     options=(
-        Option(
-            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-        ),
+        BOUND_OPTION,
         Option(
             "learn",
             str,

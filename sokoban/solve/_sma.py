@@ -86,7 +86,7 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes, unlink
@@ -885,9 +885,7 @@ class Sma:
     "pushes",
     optimal=True,
     options=(
-        Option(
-            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-        ),
+        BOUND_OPTION,
         Option("budget", int, None, "the budget in nodes", minimum=0),
         Option("budget_bytes", int, None, "the budget in bytes", minimum=0),
         Option(
