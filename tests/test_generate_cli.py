@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sokoban import verify
 from sokoban.cli import main
-from sokoban.xsb import load
+from sokoban.xsb import load, loads
 
 
 def test_generate_writes_a_collection_and_metrics(tmp_path: Path) -> None:
@@ -67,7 +67,7 @@ def test_generate_with_a_layout_file(tmp_path: Path) -> None:
         main, ["generate", "-l", str(room), "-b", "2", "-n", "2", "--seed", "1", "-q"]
     )
     assert result.exit_code == 0, result.output
-    levels = load(result.stdout.replace("\r", "")).levels  # type: ignore[arg-type]
+    levels = loads(result.stdout).levels
     assert len(levels) == 2 and all(lv.width == 7 and lv.height == 5 for lv in levels)
 
 

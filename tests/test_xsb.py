@@ -22,6 +22,7 @@ from sokoban.xsb import (
     is_board_line,
     iter_levels,
     load,
+    loads,
     parse_level,
 )
 
@@ -362,11 +363,26 @@ def test_sources(tmp_path: Path) -> None:
     assert list(iter_levels(str(path))) == expected
     with open(path, encoding="utf-8") as handle:
         assert list(iter_levels(handle)) == expected
-    assert list(iter_levels(path.read_text())) == expected  # text holding newlines
     assert list(iter_levels(path.read_text().splitlines())) == expected
     with open(path, "rb") as binary:
         assert list(iter_levels(binary)) == expected  # type: ignore[arg-type]
-    assert load(path).title == "two"  # no header: the file's name
+    assert load(path).title == load(str(path)).title == "two"  # no header: the file's name
+    assert loads(path.read_text()).levels == expected
+    assert loads(path.read_text()).title == ""  # text has no file name
+
+
+def test_load_takes_a_path_and_loads_takes_text(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A one-line string is a path for load(), never a level; for loads() it is text.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "#@$.#").write_text("; named\n" + PLAIN + "\n", encoding="utf-8")
+    assert [level.title for level in load("#@$.#")] == ["named"]
+    assert [level.xsb() for level in loads("#@$.#")] == ["#@$.#"]
+    with pytest.raises(FileNotFoundError):
+        load("missing.xsb")
+    with pytest.raises(ValueError, match="use loads"):
+        load(PLAIN)
+    with pytest.raises(ValueError, match="use loads"):
+        list(iter_levels(PLAIN))
 
 
 def test_reading_is_lazy() -> None:
@@ -595,7 +611,7 @@ def test_random_rle_decodes_or_raises_xsb_error(text: str) -> None:
 
 def test_numbers_are_file_positions_even_past_a_broken_level() -> None:
     text = "; 1\n#####\n#@$.#\n#####\n\n; 2\n#####\n#@$Z#\n#####\n\n; 3\n#####\n#@$.#\n#####\n"
-    collection = xsb.load(text)
+    collection = xsb.loads(text)
     assert [level.title for level in collection] == ["1", "3"]
     assert collection.find(3).title == "3"
     assert collection.find("3").title == "3"
