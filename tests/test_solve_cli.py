@@ -53,7 +53,7 @@ def test_solve_json_and_methods(tmp_path: Path) -> None:
             main, ["solve", str(path), "-l", "Square", "-m", method, "--json"]
         )
         assert result.exit_code == 0, result.output
-        record = json.loads(result.output)[0]
+        record = json.loads(result.output)["levels"][0]
         assert record["status"] == "solved"
         assert record["metrics"]["pushes"] >= 3
         assert record["method"] == method
