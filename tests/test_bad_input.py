@@ -180,7 +180,8 @@ def test_anneal_time_must_be_finite(seconds: str) -> None:
     with pytest.raises(AnalysisError, match="positive number"):
         layouts.anneal(3, 3, 2, seconds=float(seconds), workers=0)
     args = ["longest", "--room", "3x3", "-k", "2", "--search", "anneal", "--workers", "0"]
-    one_error(run(*args, "--time", seconds), "time budget")
+    one_error(run(*args, "--time-limit", seconds), "not a finite number")
+    one_error(run(*args, "--time", seconds), "not a finite number")  # the old spelling
 
 
 def test_rooms_without_a_solvable_placement_say_so() -> None:

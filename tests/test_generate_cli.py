@@ -64,7 +64,7 @@ def test_generate_with_a_layout_file(tmp_path: Path) -> None:
     room = tmp_path / "room.xsb"
     room.write_text("#######\n#     #\n# #   #\n#     #\n#######\n")
     result = CliRunner().invoke(
-        main, ["generate", "-l", str(room), "-b", "2", "-n", "2", "--seed", "1", "-q"]
+        main, ["generate", "--layout", str(room), "-b", "2", "-n", "2", "--seed", "1", "-q"]
     )
     assert result.exit_code == 0, result.output
     levels = loads(result.stdout).levels
@@ -85,7 +85,7 @@ def test_generate_bad_input_is_one_line(tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.stderr
     room = tmp_path / "open.xsb"
     room.write_text("#####\n#@   \n#####\n")
-    result = runner.invoke(main, ["generate", "-l", str(room)])
+    result = runner.invoke(main, ["generate", "--layout", str(room)])
     assert result.exit_code == 1 and "no room" in result.stderr
 
 

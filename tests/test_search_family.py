@@ -389,7 +389,7 @@ def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignor
     assert best is not None
     plot = tmp_path / "curve.png"
     budgets = f"{best},{best + 1},{best + 4},1000"
-    args = ["curve", str(tiny), "-l", "3", "-b", budgets, "-o", str(plot), "--json"]
+    args = ["curve", str(tiny), "-l", "3", "--budgets", budgets, "-o", str(plot), "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -400,12 +400,14 @@ def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignor
         assert runs[budget]["pushes"] == best and runs[budget]["matches_optimum"]
         assert runs[budget]["peak_nodes"] <= budget
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    table = CliRunner().invoke(main, ["curve", str(tiny), "-l", "3", "-b", "50", "--no-plot"])
+    table = CliRunner().invoke(
+        main, ["curve", str(tiny), "-l", "3", "--budgets", "50", "--no-plot"]
+    )
     assert table.exit_code == 0 and "regen" in table.output and "50" in table.output
 
 
 def test_curve_rejects_bad_budgets(tiny) -> None:  # type: ignore[no-untyped-def]
-    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "-b", "100,lots"])
+    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "--budgets", "100,lots"])
     assert result.exit_code == 2
     assert "'lots' is not a whole number" in result.output
 

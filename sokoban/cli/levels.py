@@ -20,6 +20,7 @@ from sokoban.cli.common import (
     level_option,
     level_record,
     load_collection,
+    print_table,
     printable,
     read_text_argument,
     same_file,
@@ -92,7 +93,7 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
             Text(problems, style="red") if problems else Text("none", style="green"),
         )
     out = console()
-    out.print(table)
+    print_table(out, table)
     summary = f"{len(records)} of {len(collection)} levels"
     if skipped := len(collection.errors):
         summary += f", {skipped} broken level{'s' if skipped > 1 else ''} skipped"
@@ -256,7 +257,7 @@ def verify(file: Path, level: Selection | None, solution: str | None, as_json: b
         out = console()
         verb = "solves" if record["solved"] else "does not solve"
         out.print(Text(f"{verb} {_name(number, lv)}"))
-        out.print(table)
+        print_table(out, table)
     if not record["solved"]:
         if "metrics" not in record and "index" not in record:
             # The level itself is at fault, not the solution.
@@ -311,7 +312,7 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
                 else Text(record["reason"], style="red"),
             )
         out = console()
-        out.print(table)
+        print_table(out, table)
         unsolved = sum(1 for lv in levels if not lv.solutions)
         summary = f"{len(records) - failed} of {len(records)} stored solutions solve their levels"
         if unsolved:
