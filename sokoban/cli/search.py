@@ -288,6 +288,7 @@ PLOT_NAME = "curve-{level}.png"
 )
 @_time_option
 @click.option(
+    "--output",
     "--plot",
     "-o",
     "plot",
@@ -297,7 +298,7 @@ PLOT_NAME = "curve-{level}.png"
     default=None,
     metavar="[PNG]",
     help=f"Also draw the curve as a PNG file; '--plot' alone writes {PLOT_NAME} in the "
-    "current folder, '-' writes to stdout.",
+    "current folder, '-' writes it to stdout.",
 )
 @click.option("--no-plot", is_flag=True, hidden=True)  # the default now; kept for old scripts
 @click.option(
