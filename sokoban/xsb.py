@@ -17,8 +17,9 @@ Around each board (a run of board rows) the text says what the level is:
   lines starting with ``::`` are notes for people reading the raw file, skipped.
 
 Reading is lazy and tolerant (:func:`iter_levels`, :func:`load` from a path or a file,
-:func:`loads` from text): a broken level is reported with its position and skipped. Writing (:func:`format_collection`, :func:`dump`) gives canonical XSB
-that reads back to equal levels.
+:func:`loads` from text): a broken level is reported with its position and skipped.
+Writing (:func:`format_collection`, :func:`dump`) gives canonical XSB that reads back to
+equal levels.
 
 >>> text = format_level(Level.from_xsb("#####\\n#@$.#\\n#####").with_metadata(title="One"))
 >>> print(text)

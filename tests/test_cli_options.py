@@ -43,7 +43,7 @@ def test_every_option_and_command_has_help(name: str) -> None:
 
 def test_a_short_option_means_one_thing_in_every_command() -> None:
     meanings: dict[str, set[str]] = {}
-    for name, command in _commands().items():
+    for command in _commands().values():
         for option in _options(command):
             for short in (o for o in option.opts if not o.startswith("--")):
                 long = next(o for o in option.opts if o.startswith("--"))

@@ -137,7 +137,9 @@ def scheduler_option(function: F) -> F:
     )(function)
 
 
-def time_limit_option(help: str, default: float | None = None, minimum: Any = None) -> Any:
+def time_limit_option(
+    help: str, default: float | None = None, minimum: FiniteFloatRange | None = None
+) -> Callable[[F], F]:
     """The ``--time-limit/-t`` option: every command spells seconds this one way."""
     return click.option(
         "--time-limit",

@@ -242,7 +242,7 @@ def verify(file: Path, level: Selection | None, solution: str | None, as_json: b
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     number = collection.number(lv)
-    record = {"level": number, "title": lv.title} | _check(lv, steps)
+    record: dict[str, Any] = {"level": number, "title": lv.title} | _check(lv, steps)
     if as_json:
         echo_json(record)
     elif "metrics" in record:
@@ -270,11 +270,11 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
     """``verify FILE`` without SOLUTION: every stored solution of the selected levels."""
     collection = load_collection(file)
     levels = select_levels(collection, selection)
-    records = []
+    records: list[dict[str, Any]] = []
     for lv in levels:
         number = collection.number(lv)
         for k, text in enumerate(lv.solutions, 1):
-            head = {"level": number, "title": lv.title, "solution": k}
+            head: dict[str, Any] = {"level": number, "title": lv.title, "solution": k}
             try:
                 records.append(head | _check(lv, Solution.from_lurd(text)))
             except LurdError as error:

@@ -32,12 +32,6 @@ from sokoban.cli.common import (
 from sokoban.errors import SokobanError
 
 
-def _method_choice() -> click.Choice:
-    from sokoban.solve import METHODS
-
-    return click.Choice(sorted(METHODS))
-
-
 def _limits(time_limit: float | None, node_limit: int | None, memory_limit: float | None) -> Any:
     from sokoban.solve import Limits
 
@@ -88,7 +82,7 @@ def methods_command(as_json: bool) -> None:
 
     from sokoban.solve import METHODS
 
-    records = [
+    records: list[dict[str, Any]] = [
         {
             "name": spec.name,
             "optimises": spec.optimises,
