@@ -71,6 +71,11 @@ class PublicLevels:
         """``(number, level)`` of the levels at hand (of ``among``), by number."""
         return [(n, self.level(name, n)) for n in self.numbers(name, among)]
 
+    def by_index(self, name: str) -> _ByIndex:
+        """A list-like view of a collection as the full file numbers it: ``view[i]`` is
+        level ``i + 1`` (for tests written as ``microban[number - 1]``)."""
+        return _ByIndex(self, name)
+
     @functools.cache  # noqa: B019
     def optima(self) -> tuple[dict[str, str], ...]:
         """The rows of optimal.csv: file, level, pushes, moves, solution."""
@@ -84,6 +89,14 @@ class PublicLevels:
             if row["file"] == name and int(row["level"]) == number:
                 return int(row["pushes"])
         raise LookupError(f"{name} {number} has no row in optimal.csv")
+
+
+class _ByIndex:
+    def __init__(self, levels: PublicLevels, name: str) -> None:
+        self._levels, self._name = levels, name
+
+    def __getitem__(self, index: int) -> Level:
+        return self._levels.level(self._name, index + 1)
 
 
 def public_levels() -> PublicLevels:

@@ -102,10 +102,8 @@ def test_methods_agree_with_references_on_own_levels(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    from sokoban import xsb
-
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @pytest.mark.parametrize("number", MICROBAN)
@@ -426,22 +424,20 @@ def test_progress_is_reported_between_kernel_calls(method: str, microban) -> Non
     assert seen[-1][0] <= result.stats.expanded and seen[-1][1] <= result.stats.peak_bytes
 
 
-def _optimal_rows(shared_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _optimal_rows(public_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """(level, pushes) of optimal.csv's Microban rows; a small sample under CI."""
-    import csv
     import os
 
-    with (shared_levels / "optimal.csv").open() as handle:
-        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
+    rows = public_levels.optima()
+    known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
     return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 10]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["ida", "sma", "bidirectional"])
-def test_family_matches_optimal_csv(method: str, microban, shared_levels) -> None:  # type: ignore[no-untyped-def]
+def test_family_matches_optimal_csv(method: str, microban, public_levels) -> None:  # type: ignore[no-untyped-def]
     solved = 0
-    for number, pushes in _optimal_rows(shared_levels):
+    for number, pushes in _optimal_rows(public_levels):
         result = solve(microban[number - 1], method, Limits(time=10))
         if result.status is Status.TIME_LIMIT:
             continue

@@ -13,7 +13,7 @@ import naive_search
 import pytest
 from test_search_family import OWN, _random_rooms, check_solved, level
 
-from sokoban import Level, xsb
+from sokoban import Level
 from sokoban.errors import BudgetTooLargeError, SokobanError
 from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _family, solve
 from sokoban.solve._family import MemoryBoundedStats, sma_bytes
@@ -26,8 +26,8 @@ LARGER = [22, 29, 42, 47, 48, 57, 59, 60]
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @cache

@@ -16,8 +16,26 @@ from sokoban import xsb
 HERE = Path(__file__).resolve().parent
 #: The levels the tests name, by file and 1-based number in the full collection.
 SAMPLE = {
-    "microban.xsb": [*range(1, 13), 22, 29, 35, 36, 42, 44, 47, 48, 54, 57, 59, 60, 80, 96, 111,
-                     146, 155],
+    "microban.xsb": [
+        *range(1, 13),
+        22,
+        29,
+        35,
+        36,
+        42,
+        44,
+        47,
+        48,
+        54,
+        57,
+        59,
+        60,
+        80,
+        96,
+        111,
+        146,
+        155,
+    ],
     "microban2.xsb": [1, 2, 54],
     "xsokoban.xsb": [1, 2, 29],
     "boxoban/unfiltered_test_000.txt": [1, 2, 3],
