@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -98,3 +99,48 @@ def test_tables_stay_whole_in_a_pipe(args: list[str]) -> None:
     assert result.exit_code in (0, 1), result.output
     assert "┃" in result.output or "│" in result.output or args[0] == "verify", result.output
     assert "…" not in result.output
+
+
+def test_files_are_written_only_where_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    curve = ["curve", str(TINY), "-l", "2", "--budgets", "10", "-t", "10"]
+    assert runner.invoke(main, curve).exit_code == 0
+    longest = ["longest", "--room", "3x3", "-k", "1", "-w", "0"]
+    assert runner.invoke(main, longest).exit_code == 0
+    assert list(tmp_path.iterdir()) == []  # no plot, no checkpoint unless asked for
+    assert runner.invoke(main, [*curve, "--plot"]).exit_code == 0
+    assert runner.invoke(main, [*longest, "--checkpoint"]).exit_code == 0
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == ["curve-2.png", "sokoban-longest-3x3-k1.json"]
+    assert (tmp_path / "curve-2.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_generate_json(tmp_path: Path) -> None:
+    import json
+
+    args = ["generate", "-s", "6x6", "-b", "1", "-n", "2", "--seed", "1", "-w", "0", "-q"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert data["generated"] == 2 and data["output"] is None and data["metrics"] is None
+    assert [r["title"] for r in data["levels"]] == ["Generated 6x6 #1", "Generated 6x6 #2"]
+    assert all("Solution: " in r["xsb"] for r in data["levels"])
+    out = tmp_path / "levels.xsb"
+    data = json.loads(CliRunner().invoke(main, [*args, "--json", "-o", str(out)]).stdout)
+    assert data["output"] == str(out) and data["metrics"] == str(tmp_path / "levels.json")
+    assert "xsb" not in data["levels"][0] and out.exists()
+
+
+def test_solve_on_workers_gives_what_solving_here_gives() -> None:
+    import json
+
+    args = ["solve", str(TINY), "-l", "1-3", "--json"]
+    here = json.loads(CliRunner().invoke(main, args).stdout)
+    there = json.loads(CliRunner().invoke(main, [*args, "-w", "1"]).stdout)
+    assert isinstance(here["kernel_load_seconds"], float)
+
+    def answers(data: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return [(r["number"], r["status"], r["solution"]) for r in data["levels"]]
+
+    assert answers(here) == answers(there) and len(answers(here)) == 3
