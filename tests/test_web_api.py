@@ -270,6 +270,8 @@ def test_rewind_finds_the_last_solvable_step(client: TestClient) -> None:
     assert whole["steps"] == 2
     r = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "l"})
     assert r.json()["step"] == 0 and "wall" in one_line_error(r, 422)
+    long = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "50001(rl)"})
+    assert "over 100,000" in one_line_error(long, 422)
 
 
 # --- parse and save ------------------------------------------------------------------------
