@@ -56,8 +56,13 @@ def test_page_and_every_response_carry_the_security_headers(client: TestClient) 
 
 
 def test_static_files_are_served_and_cacheable(client: TestClient) -> None:
-    r = client.get("/static/index.html")
-    assert r.status_code == 200 and "max-age" in r.headers["cache-control"]
+    r = client.get("/static/index.html?v=1")
+    assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
+    bare = client.get("/static/index.html")
+    assert bare.headers["cache-control"] == "no-cache" and bare.headers["etag"]
+    again = client.get("/static/index.html", headers={"if-none-match": bare.headers["etag"]})
+    assert again.status_code == 304
+    assert client.head("/").status_code == 200
     assert client.get("/static/no-such-file.js").status_code == 404
     assert client.get("/static/../app.py").status_code == 404
 

@@ -73,7 +73,8 @@ async def solve(body: SolveIn, app: Annotated[AppState, Depends(state)]) -> Solv
     if body.method not in _methods():
         names = ", ".join(sorted(_methods()))
         raise SokobanError(f"unknown method {body.method!r}; choose from {names}")
-    answer, cached = await app.pool.solve(level, body.method, body.time_limit)
+    limit = body.time_limit or app.settings.time_limit
+    answer, cached = await app.pool.solve(level, body.method, limit)
     return SolveOut(**answer, cached=cached)
 
 
@@ -104,6 +105,7 @@ async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> Re
         return level, steps
 
     level, steps = await anyio.to_thread.run_sync(prepare)
+    limit = body.time_limit or app.settings.time_limit
     deadline = time.monotonic() + MAX_TIME_LIMIT
     known: dict[int, dict[str, Any]] = {}
 
@@ -120,7 +122,7 @@ async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> Re
         left = deadline - time.monotonic()
         if left <= 0.05:
             return {"status": "time limit", "lurd": None}
-        answer, _ = await app.pool.solve(position, "fast", round(min(body.time_limit, left), 2))
+        answer, _ = await app.pool.solve(position, "fast", round(min(limit, left), 2))
         known[k] = answer
         return answer
 
