@@ -160,7 +160,11 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
 
                 webbrowser.open(url)
 
-    click.echo(f"sokoban: starting {processes} solver process{'es' if processes > 1 else ''}")
+    plural = "es" if processes > 1 else ""
+    click.echo(
+        f"sokoban: starting {processes} solver process{plural} "
+        "(the first start after an install compiles the solver: up to a minute)"
+    )
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = Server(config)
     try:
