@@ -18,8 +18,9 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 TINY = Path(__file__).resolve().parent / "data" / "tiny.xsb"
 SOK = Path(__file__).resolve().parent / "data" / "sok.sok"
 
-#: Commands that print no data of their own (none yet: every command has --json).
-NOT_DATA: set[str] = set()
+#: Commands that print no data of their own: serve runs a web server (its answers are JSON
+#: over HTTP).
+NOT_DATA: set[str] = {"serve"}
 #: Commands that spread work over processes or a Dask cluster.
 BATCH = {"bench", "generate", "longest", "solve"}
 
