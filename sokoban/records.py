@@ -557,8 +557,10 @@ class RaceRecords:
             races.update().where(races.c.id == race_id).values(version=races.c.version + 1)
         )
         if self.notify:
-            conn.execute(sa.text("SELECT pg_notify(:channel, :code)"),
-                         {"channel": RACE_CHANNEL, "code": code})
+            conn.execute(
+                sa.text("SELECT pg_notify(:channel, :code)"),
+                {"channel": RACE_CHANNEL, "code": code},
+            )
 
     def create(
         self, code: str, host_id: int, level_id: str, xsb: str, time_limit: int, countdown: int

@@ -104,8 +104,9 @@ def _resolved(level_id: str, out: LevelOut) -> Resolved:
     return Resolved(level_id, _parsed(out.xsb), out, out.optimal, out.solution)
 
 
-def resolved_daily(level_id: str, xsb: str, title: str, index: int, moves: int, pushes: int,
-                   solution: str) -> Resolved:
+def resolved_daily(
+    level_id: str, xsb: str, title: str, index: int, moves: int, pushes: int, solution: str
+) -> Resolved:
     """A daily level as a :class:`Resolved` (its solution kept out of the JSON)."""
     level = _parsed(xsb).with_metadata(title=title)
     out = level_out(level, DAILY, index)
@@ -137,9 +138,7 @@ def player_of(c: Compete, token: str | None) -> Player | None:
     return c.records.player_by_token(hash_secret(token))
 
 
-def optional_player(
-    request: Request, c: Annotated[Compete, Depends(compete)]
-) -> Player | None:
+def optional_player(request: Request, c: Annotated[Compete, Depends(compete)]) -> Player | None:
     """The player whose token signs the request, ``None`` for none (401 for a bad one)."""
     header = request.headers.get("authorization")
     if header is None:

@@ -218,7 +218,12 @@ def resolved_from(row: DailyRow) -> Resolved:
     day = row.day
     index = day.year * 10_000 + day.month * 100 + day.day
     return resolved_daily(
-        f"{DAILY}/{day.isoformat()}", row.xsb, _title(day), index, row.moves, row.pushes,
+        f"{DAILY}/{day.isoformat()}",
+        row.xsb,
+        _title(day),
+        index,
+        row.moves,
+        row.pushes,
         row.solution,
     )
 
@@ -262,8 +267,7 @@ async def archive(c: Annotated[Compete, Depends(compete)]) -> list[DailySummary]
 @router.get(
     "/daily/{day}",
     response_model=DailyOut,
-    responses={404: {"model": ErrorOut, "description": "a day to come or not stored"},
-               **NOT_READY},
+    responses={404: {"model": ErrorOut, "description": "a day to come or not stored"}, **NOT_READY},
 )
 async def on_day(
     day: Annotated[datetime.date, Path(description="YYYY-MM-DD")],

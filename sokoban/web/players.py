@@ -68,9 +68,7 @@ def _code_key(code: str) -> str:
     status_code=201,
     responses={409: {"model": ErrorOut, "description": "the name is taken"}, **LIMITED},
 )
-def sign_up(
-    body: PlayerIn, request: Request, c: Annotated[Compete, Depends(compete)]
-) -> PlayerOut:
+def sign_up(body: PlayerIn, request: Request, c: Annotated[Compete, Depends(compete)]) -> PlayerOut:
     """Pick a display name: the answer holds the player's secret token, shown only here."""
     c.limit(request, None)
     name = check_name(body.name)

@@ -275,7 +275,9 @@ class RaceHub:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         postgresql = self.races.notify
-        self._tasks.append(asyncio.create_task(self._poll(POLL_POSTGRESQL if postgresql else POLL_SQLITE)))
+        self._tasks.append(
+            asyncio.create_task(self._poll(POLL_POSTGRESQL if postgresql else POLL_SQLITE))
+        )
         if postgresql:
             self._listener = threading.Thread(
                 target=self._listen, name="sokoban-race-listen", daemon=True
@@ -507,7 +509,7 @@ async def live(socket: WebSocket, code: str) -> None:
                     return
                 continue
             if player is None:
-                await _send_error(socket, "sign in first: send {\"type\": \"auth\", \"token\"}")
+                await _send_error(socket, 'sign in first: send {"type": "auth", "token"}')
                 continue
             wait = max(limiter.take(f"p:{player.id}"), limiter.take(address))
             if wait > 0 and message.type == "progress":

@@ -38,7 +38,9 @@ class RateLimiter:
         return 0.0
 
     def _forget(self, now: float) -> None:
-        full = [k for k, (lv, t) in self._buckets.items() if lv + (now - t) * self.rate >= self.burst]
+        full = [
+            k for k, (lv, t) in self._buckets.items() if lv + (now - t) * self.rate >= self.burst
+        ]
         for key in full:
             del self._buckets[key]
         while len(self._buckets) > MAX_KEYS:  # all busy: drop the oldest
