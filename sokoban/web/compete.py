@@ -59,6 +59,8 @@ class Compete:
     address_limit: RateLimiter
     daily: DailyMaker
     hub: RaceHub
+    #: Lifespans running (see :func:`running`).
+    users: int = 0
 
     def resolve(self, level_id: str, today: datetime.date | None = None) -> Resolved:
         """The level ``level_id`` names; :class:`LevelNotFoundError` (404) if none, and for
@@ -181,10 +183,18 @@ def install(app: FastAPI, state: AppState) -> None:
 async def running(app: FastAPI) -> AsyncIterator[None]:
     """The background work of the competitive side, for the application's lifespan."""
     c: Compete = app.state.compete
+    c.users += 1
+    if c.users > 1:  # a lifespan inside another (nested test clients) shares the first's
+        try:
+            yield
+        finally:
+            c.users -= 1
+        return
     await c.daily.start()
     await c.hub.start()
     try:
         yield
     finally:
+        c.users -= 1
         await c.hub.close()
         await c.daily.close()
