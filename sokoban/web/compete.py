@@ -111,7 +111,7 @@ def resolved_daily(
 ) -> Resolved:
     """A daily level as a :class:`Resolved` (its solution kept out of the JSON)."""
     level = _parsed(xsb).with_metadata(title=title)
-    out = level_out(level, DAILY, index)
+    out = level_out(level, DAILY, index).model_copy(update={"id": level_id})
     return Resolved(level_id, level, out, Optimal(moves=moves, pushes=pushes), solution)
 
 
@@ -174,6 +174,7 @@ def install(app: FastAPI, state: AppState) -> None:
         daily=daily.DailyMaker(records, settings.daily_ahead, settings.daily_maker),
         hub=race.RaceHub(records),
     )
+    c.hub.describe = race.describer(c)
     app.state.compete = c
     for module in (players, scores, daily, race):
         app.include_router(module.router)

@@ -28,6 +28,7 @@ import math
 import random
 import secrets
 import threading
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket
@@ -136,6 +137,23 @@ def _level_out(level_id: str, xsb: str) -> LevelOut:
     return out.model_copy(update={"id": level_id, "solution": None, "optimal": None})
 
 
+def describer(c: Compete) -> Callable[[str, str], LevelOut]:
+    """A race level's JSON as the library has it (its solution hidden), else from its XSB
+    (a level that is no longer there, or changed)."""
+
+    @functools.lru_cache(maxsize=256)
+    def describe(level_id: str, xsb: str) -> LevelOut:
+        try:
+            out = c.resolve(level_id).out
+        except SokobanError:
+            return _level_out(level_id, xsb)
+        if out.xsb != xsb:
+            return _level_out(level_id, xsb)
+        return out.model_copy(update={"solution": None, "optimal": None})
+
+    return describe
+
+
 def ranking(race: RaceRow) -> list[int]:
     """Racers' player ids in ranking order: solved first (fewer moves, then earlier
     finish), then the rest (more boxes on goals, then fewer moves, then who joined first)."""
@@ -151,7 +169,13 @@ def ranking(race: RaceRow) -> list[int]:
     return [race.racers[i].player_id for i in order]
 
 
-def race_state(race: RaceRow, at: datetime.datetime | None = None) -> RaceState:
+def race_state(
+    race: RaceRow,
+    at: datetime.datetime | None = None,
+    describe: Callable[[str, str], LevelOut] = _level_out,
+) -> RaceState:
+    """What a client sees of ``race`` at ``at``; ``describe(level_id, xsb)`` makes the
+    level's JSON (by default from the XSB alone)."""
     at = at or now()
     status = race.status(at)
     rank = {pid: n for n, pid in enumerate(ranking(race), 1)}
@@ -178,7 +202,7 @@ def race_state(race: RaceRow, at: datetime.datetime | None = None) -> RaceState:
     return RaceState(
         code=race.code,
         status=status,  # type: ignore[arg-type]
-        level=_level_out(race.level_id, race.xsb),
+        level=describe(race.level_id, race.xsb),
         boxes=len(level.boxes),
         time_limit=race.time_limit,
         countdown=race.countdown,
@@ -241,7 +265,7 @@ class Room:
             if race is None:
                 return
             at = now()
-            state = race_state(race, at)
+            state = race_state(race, at, self.hub.describe)
             if state.version != self.version or state.status != self.status:
                 self.version, self.status = state.version, state.status
                 text = json.dumps({"type": "state", **state.model_dump(mode="json")})
@@ -267,6 +291,8 @@ class RaceHub:
     def __init__(self, records: Records) -> None:
         self.races = RaceRecords(records.store)
         self.rooms: dict[str, Room] = {}
+        #: Makes a race level's JSON: the library's (title, metadata) where it has it.
+        self.describe: Callable[[str, str], LevelOut] = _level_out
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
@@ -414,7 +440,7 @@ def create(
 def get_race(code: str, c: Annotated[Compete, Depends(compete)]) -> RaceState:
     """A race's state: status, level, times, players with their live counts and ranks
     (their histories once it is finished, for replays)."""
-    return race_state(_race(c, code))
+    return race_state(_race(c, code), describe=c.hub.describe)
 
 
 @router.post(
@@ -436,7 +462,7 @@ def join(
     except RaceClosedError as error:
         raise HTTPException(409, str(error)) from None
     c.hub.poke(code)
-    return race_state(_race(c, code))
+    return race_state(_race(c, code), describe=c.hub.describe)
 
 
 @router.post(
@@ -462,7 +488,7 @@ def start(
     except RaceClosedError as error:
         raise HTTPException(409, str(error)) from None
     c.hub.poke(code)
-    return race_state(_race(c, code))
+    return race_state(_race(c, code), describe=c.hub.describe)
 
 
 async def _send_error(socket: WebSocket, detail: str, **extra: Any) -> None:
