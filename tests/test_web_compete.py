@@ -89,8 +89,13 @@ def test_sign_up_gives_a_long_random_token_once(client: TestClient) -> None:
     _, other = sign_up(client)
     assert other["token"] != body["token"]
     me = client.get("/api/me", headers=headers).json()
-    assert me == {"id": body["id"], "name": "Ada Lovelace", "streak": 0, "best_streak": 0,
-                  "solved": 0}  # fmt: skip
+    assert me == {
+        "id": body["id"],
+        "name": "Ada Lovelace",
+        "streak": 0,
+        "best_streak": 0,
+        "solved": 0,
+    }
     assert body["token"] not in json.dumps(me)
 
 
@@ -141,17 +146,22 @@ def test_transfer_code_moves_the_player_to_another_device_once(client: TestClien
 def test_a_solution_is_replayed_and_ranked(client: TestClient) -> None:
     headers, _ = sign_up(client)
     level = builtin(client, 2)
-    r = client.post("/api/scores", headers=headers,
-                    json={"level_id": "builtin/2", "lurd": level["solution"].lower()})  # fmt: skip
+    r = client.post(
+        "/api/scores",
+        headers=headers,
+        json={"level_id": "builtin/2", "lurd": level["solution"].lower()},
+    )
     assert r.status_code == 201, r.text
     score = r.json()
     # The counts are the server's: the lower-case LURD claimed no pushes.
     assert (score["moves"], score["pushes"]) == (
-        level["optimal"]["moves"], level["optimal"]["pushes"]
-    )  # fmt: skip
+        level["optimal"]["moves"],
+        level["optimal"]["pushes"],
+    )
     assert score["improved"] and score["rank_moves"] >= 1 and score["rank_pushes"] >= 1
-    again = client.post("/api/scores", headers=headers,
-                        json={"level_id": "builtin/2", "lurd": level["solution"]}).json()  # fmt: skip
+    again = client.post(
+        "/api/scores", headers=headers, json={"level_id": "builtin/2", "lurd": level["solution"]}
+    ).json()
     assert not again["improved"]
 
 
@@ -183,8 +193,9 @@ def test_a_forged_solution_names_its_failing_step(client: TestClient) -> None:
     forged = solution[:5] + "U" * 20
     r = client.post("/api/scores", headers=headers, json={"level_id": "builtin/1", "lurd": forged})
     assert r.status_code == 422 and r.json()["step"] >= 5
-    short = client.post("/api/scores", headers=headers,
-                        json={"level_id": "builtin/1", "lurd": solution[:-1]})  # fmt: skip
+    short = client.post(
+        "/api/scores", headers=headers, json={"level_id": "builtin/1", "lurd": solution[:-1]}
+    )
     assert short.status_code == 422 and short.json()["step"] == len(solution) - 1
     assert "off goals" in short.json()["detail"]
 
@@ -218,9 +229,14 @@ def test_leaderboards_order_both_boards_and_show_the_optimum(client: TestClient)
 
 @pytest.mark.parametrize(
     "params",
-    [{"level": "builtin/3", "board": "boxes"}, {"level": "builtin/3", "limit": 0},
-     {"level": "builtin/3", "limit": 101}, {}, {"level": "x"}],
-)  # fmt: skip
+    [
+        {"level": "builtin/3", "board": "boxes"},
+        {"level": "builtin/3", "limit": 0},
+        {"level": "builtin/3", "limit": 101},
+        {},
+        {"level": "x"},
+    ],
+)
 def test_bad_leaderboard_queries(client: TestClient, params: dict) -> None:
     error(client.get("/api/leaderboard", params=params), 422)
 
@@ -236,12 +252,16 @@ def test_ghosts(client: TestClient) -> None:
     error(client.get("/api/ghost", params={"level": "builtin/4"}), 404)  # no leader yet
     error(client.get("/api/ghost", params={"level": "builtin/4", "source": "best"}), 401)
     headers, me = sign_up(client)
-    client.post("/api/scores", headers=headers,
-                json={"level_id": "builtin/4", "lurd": level["solution"], "seconds": 12.5})  # fmt: skip
+    client.post(
+        "/api/scores",
+        headers=headers,
+        json={"level_id": "builtin/4", "lurd": level["solution"], "seconds": 12.5},
+    )
     leader = client.get("/api/ghost", params={"level": "builtin/4"}).json()
     assert leader == {"name": me["name"], "lurd": level["solution"], "seconds": 12.5}
-    best = client.get("/api/ghost", params={"level": "builtin/4", "source": "best"},
-                      headers=headers)  # fmt: skip
+    best = client.get(
+        "/api/ghost", params={"level": "builtin/4", "source": "best"}, headers=headers
+    )
     assert best.json()["lurd"] == level["solution"]
     error(client.get("/api/ghost", params={"level": "builtin/4", "source": "worst"}), 422)
 
@@ -252,18 +272,27 @@ def test_ghosts(client: TestClient) -> None:
 def test_progress_merges_the_browsers_solutions(client: TestClient) -> None:
     headers, _ = sign_up(client)
     one, two = builtin(client, 5)["solution"], builtin(client, 6)["solution"]
-    r = client.post("/api/me/progress", headers=headers, json={"solutions": [
-        {"level_id": "builtin/5", "lurd": one},
-        {"level_id": "builtin/6", "lurd": two[:-1]},
-        {"level_id": "builtin/99999", "lurd": "r"},
-    ]})  # fmt: skip
+    r = client.post(
+        "/api/me/progress",
+        headers=headers,
+        json={
+            "solutions": [
+                {"level_id": "builtin/5", "lurd": one},
+                {"level_id": "builtin/6", "lurd": two[:-1]},
+                {"level_id": "builtin/99999", "lurd": "r"},
+            ]
+        },
+    )
     assert r.status_code == 200, r.text
     merged = r.json()
     assert merged["accepted"] == 1
     assert [x["level_id"] for x in merged["refused"]] == ["builtin/6", "builtin/99999"]
     assert merged["levels"]["builtin/5"]["moves"]["lurd"] == one
-    again = client.post("/api/me/progress", headers=headers,
-                        json={"solutions": [{"level_id": "builtin/5", "lurd": one}]})  # fmt: skip
+    again = client.post(
+        "/api/me/progress",
+        headers=headers,
+        json={"solutions": [{"level_id": "builtin/5", "lurd": one}]},
+    )
     assert again.json()["accepted"] == 0  # already there
     got = client.get("/api/me/progress", headers=headers).json()
     assert got["levels"] == merged["levels"]
@@ -332,8 +361,9 @@ def test_the_daily_level_survives_a_restart_and_a_new_generator(db: Path) -> Non
     def other(day: datetime.date) -> DailyRow:
         return DailyRow(day, band_of(day), "#####\n#@$.#\n#####", "R", 1, 1, 0)
 
-    with TestClient(create_app(Settings(db=str(db), solvers=1, warm=False,
-                                        daily_maker=other, daily_ahead=0))) as c:  # fmt: skip
+    with TestClient(
+        create_app(Settings(db=str(db), solvers=1, warm=False, daily_maker=other, daily_ahead=0))
+    ) as c:
         assert c.get("/api/daily").json()["level"]["xsb"] == CORRIDOR
 
 
@@ -378,11 +408,15 @@ def test_race_codes_are_long_random_and_not_enumerable(client: TestClient) -> No
 
 @pytest.mark.parametrize(
     ("body", "status"),
-    [({"band": "easy", "level_id": "builtin/1"}, 422), ({"level_id": None}, 422),
-     ({"band": "impossible"}, 422), ({"level_id": "builtin/9999"}, 404),
-     ({"level_id": "builtin/1", "time_limit": 5}, 422),
-     ({"level_id": "builtin/1", "countdown": 61}, 422)],
-)  # fmt: skip
+    [
+        ({"band": "easy", "level_id": "builtin/1"}, 422),
+        ({"level_id": None}, 422),
+        ({"band": "impossible"}, 422),
+        ({"level_id": "builtin/9999"}, 404),
+        ({"level_id": "builtin/1", "time_limit": 5}, 422),
+        ({"level_id": "builtin/1", "countdown": 61}, 422),
+    ],
+)
 def test_bad_races_are_refused(client: TestClient, body: dict, status: int) -> None:
     headers, _ = sign_up(client)
     error(client.post("/api/races", headers=headers, json=body), status)
@@ -419,8 +453,11 @@ def test_a_race_over_websockets(client: TestClient) -> None:
     code = new_race(client, host)
     client.post(f"/api/races/{code}/join", headers=guest)
     url = f"/api/races/{code}/ws"
-    with client.websocket_connect(url) as ws_a, client.websocket_connect(url) as ws_b, \
-            client.websocket_connect(url) as watcher:  # fmt: skip
+    with (
+        client.websocket_connect(url) as ws_a,
+        client.websocket_connect(url) as ws_b,
+        client.websocket_connect(url) as watcher,
+    ):
         ws_a.send_json({"type": "auth", "token": host["Authorization"][7:]})
         ws_b.send_json({"type": "auth", "token": guest["Authorization"][7:]})
         first = receive_until(watcher, lambda m: m["type"] == "state")
@@ -455,11 +492,17 @@ def test_a_race_over_websockets(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["not json", "[1, 2]", '{"type": "progress"}', '{"type": "jump", "lurd": "r"}',
-     '{"type": "progress", "lurd": "r", "moves": 3}', '{"type": "progress", "lurd": 5}',
-     '{"type": "auth", "token": "' + "x" * 300 + '"}',
-     json.dumps({"type": "progress", "lurd": "r" * 200_300})],
-)  # fmt: skip
+    [
+        "not json",
+        "[1, 2]",
+        '{"type": "progress"}',
+        '{"type": "jump", "lurd": "r"}',
+        '{"type": "progress", "lurd": "r", "moves": 3}',
+        '{"type": "progress", "lurd": 5}',
+        '{"type": "auth", "token": "' + "x" * 300 + '"}',
+        json.dumps({"type": "progress", "lurd": "r" * 200_300}),
+    ],
+)
 def test_a_malformed_message_closes_that_socket_only(client: TestClient, message: str) -> None:
     host, _ = sign_up(client)
     code = new_race(client, host)
