@@ -90,6 +90,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     show_default=True,
     help="Solves that may wait for a solver; past that, 503 with Retry-After.",
 )
+@click.option(
+    "--rate",
+    type=click.FloatRange(0.1, 100_000),
+    default=5.0,
+    show_default=True,
+    help="Score submissions a second per player (ten times it per client address).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
     "--get",
@@ -105,6 +112,7 @@ def serve(
     db: str | None,
     solvers: int | None,
     queue: int,
+    rate: float,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -115,7 +123,9 @@ def serve(
     """
     from sokoban.web import Settings, create_app
 
-    settings = Settings(collections=files, db=db, solvers=solvers, queue=queue)
+    settings = Settings(
+        collections=files, db=db, solvers=solvers, queue=queue, rate=rate, address_rate=10 * rate
+    )
     app = create_app(settings)
     if get_path is not None:
         status, headers, body = get(app, get_path)
