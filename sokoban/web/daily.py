@@ -23,7 +23,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from typing import Annotated
+from typing import Any, Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path
 
@@ -244,7 +244,9 @@ def daily_out(row: DailyRow) -> DailyOut:
     )
 
 
-NOT_READY = {503: {"model": ErrorOut, "description": "the level is still being made"}}
+NOT_READY: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorOut, "description": "the level is still being made"}
+}
 
 
 @router.get("/daily", response_model=DailyOut, responses=NOT_READY)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from typing import Annotated
+from typing import Any, Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
@@ -39,8 +39,12 @@ TRANSFER_LIFE = datetime.timedelta(minutes=10)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
 
-AUTH = {401: {"model": ErrorOut, "description": "no token or an unknown one"}}
-LIMITED = {429: {"model": ErrorOut, "description": "too many requests (see Retry-After)"}}
+AUTH: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "no token or an unknown one"}
+}
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "too many requests (see Retry-After)"}
+}
 
 
 def new_token() -> str:

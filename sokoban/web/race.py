@@ -79,7 +79,9 @@ AUTH_WAIT = 10.0
 #: its history at most every 100 ms or so, a dropped one is caught up by the next.
 MESSAGE_RATE = 20.0
 
-NOT_FOUND = {404: {"model": ErrorOut, "description": "no such race"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "no such race"}
+}
 
 
 # --- messages ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ solution is a 422 naming the failing step.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Any, Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 
