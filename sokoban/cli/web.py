@@ -97,6 +97,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     show_default=True,
     help="Score submissions a second per player (ten times it per client address).",
 )
+@click.option(
+    "--daily-ahead",
+    type=click.IntRange(-1, 60),
+    default=7,
+    show_default=True,
+    help="Days of daily levels made ahead at start-up (-1: none; another server makes them).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
     "--get",
@@ -113,6 +120,7 @@ def serve(
     solvers: int | None,
     queue: int,
     rate: float,
+    daily_ahead: int,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -124,7 +132,13 @@ def serve(
     from sokoban.web import Settings, create_app
 
     settings = Settings(
-        collections=files, db=db, solvers=solvers, queue=queue, rate=rate, address_rate=10 * rate
+        collections=files,
+        db=db,
+        solvers=solvers,
+        queue=queue,
+        rate=rate,
+        address_rate=10 * rate,
+        daily_ahead=daily_ahead,
     )
     app = create_app(settings)
     if get_path is not None:
