@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from typing import Any, Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
 from sokoban.errors import SokobanError
 from sokoban.lurd import verify
 from sokoban.records import NameTakenError, Player, hash_secret, now
-from sokoban.web.compete import Compete, compete, current_player
+from sokoban.web.compete import BAD, Compete, compete, current_player
 from sokoban.web.compete_models import (
     Best,
     ClaimIn,
@@ -31,7 +31,7 @@ from sokoban.web.compete_models import (
 )
 from sokoban.web.models import ErrorOut
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=BAD)
 
 #: How long a transfer code lives.
 TRANSFER_LIFE = datetime.timedelta(minutes=10)

@@ -48,6 +48,7 @@ from sokoban.records import (
     now,
 )
 from sokoban.web.compete import (
+    BAD,
     DAILY,
     Compete,
     client_address,
@@ -62,7 +63,7 @@ from sokoban.web.ratelimit import RateLimiter
 
 log = logging.getLogger("sokoban.web.race")
 
-router = APIRouter(prefix="/api", tags=["races"])
+router = APIRouter(prefix="/api", tags=["races"], responses=BAD)
 
 #: Seconds between polls of the races' versions (changes made by other processes).
 POLL_SQLITE = 0.1
