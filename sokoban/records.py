@@ -94,6 +94,9 @@ def _tables(m: sa.MetaData) -> dict[str, sa.Table]:
         sa.Column("seconds", sa.Float, nullable=True),
         sa.Column("submitted_at", ts, nullable=False),
         sa.Index("ix_scores_level_player", "level_id", "player_id"),
+        # The boards' orders, for counting the rows ahead of a score.
+        sa.Index("ix_scores_level_moves", "level_id", "moves", "pushes"),
+        sa.Index("ix_scores_level_pushes", "level_id", "pushes", "moves"),
         sa.Index("ix_scores_player", "player_id"),
     )
     daily = sa.Table(
@@ -361,11 +364,8 @@ class Records:
         c = scores.c
         first, second = (c.moves, c.pushes) if board == "moves" else (c.pushes, c.moves)
         b1, b2 = (best.moves, best.pushes) if board == "moves" else (best.pushes, best.moves)
-        ahead = sa.or_(
-            first < b1,
-            sa.and_(first == b1, second < b2),
-            sa.and_(first == b1, second == b2, c.submitted_at < best.submitted_at),
-            sa.and_(first == b1, second == b2, c.submitted_at == best.submitted_at, c.id < best.id),
+        ahead = sa.tuple_(first, second, c.submitted_at, c.id) < sa.tuple_(
+            b1, b2, best.submitted_at, best.id
         )
         query = sa.select(sa.func.count(sa.distinct(c.player_id))).where(
             c.level_id == level_id, c.player_id != player_id, ahead
