@@ -760,9 +760,9 @@ class RaceRecords:
         boxes_on_goals: int,
         solved: bool,
         finished: bool,
-    ) -> bool:
+    ) -> tuple[bool, datetime.datetime]:
         """Record a racer's position; a finish is final. Returns whether every racer has
-        finished now (the race is closed then)."""
+        finished now (the race is closed then) and the time recorded."""
         at = now()
         values: dict[str, Any] = dict(
             lurd=lurd, moves=moves, pushes=pushes, boxes_on_goals=boxes_on_goals, solved=solved
@@ -808,4 +808,4 @@ class RaceRecords:
                     )
                 )
             self._changed(conn, race.id, race.code)
-        return closed
+        return closed, at

@@ -137,10 +137,10 @@ def test_a_race_runs_in_the_database(records: Records) -> None:
     assert race is not None and race.status(datetime.datetime.now(datetime.UTC)) == "running"
     with pytest.raises(RaceClosedError):
         races.join(race, records.add_player("late", hash_secret("l")).id, 10)
-    assert not races.progress(race, host.id, "R", 1, 1, 1, True, True)
+    assert not races.progress(race, host.id, "R", 1, 1, 1, True, True)[0]
     with pytest.raises(RaceClosedError):
         races.progress(race, host.id, "R", 1, 1, 1, True, True)  # finished is final
-    assert races.progress(race, guest.id, "", 0, 0, 0, False, True)  # the last one closes it
+    assert races.progress(race, guest.id, "", 0, 0, 0, False, True)[0]  # the last closes it
     race = races.get("c" * 22)
     assert race is not None and race.status(datetime.datetime.now(datetime.UTC)) == "finished"
     assert race.version > 1 and races.versions(["c" * 22]) == {"c" * 22: race.version}
@@ -159,9 +159,7 @@ def test_submit_ranks_agree_with_the_boards(records: Records) -> None:
         improved, rank_moves, rank_pushes = records.submit(p.id, "mine/1", moves, pushes, "x")
         old = sent.setdefault(p.id, [])
         assert improved == (
-            not old
-            or (moves, pushes) < min(old)
-            or (pushes, moves) < min((b, a) for a, b in old)
+            not old or (moves, pushes) < min(old) or (pushes, moves) < min((b, a) for a, b in old)
         )
         old.append((moves, pushes))
         for board, rank in (("moves", rank_moves), ("pushes", rank_pushes)):

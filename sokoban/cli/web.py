@@ -175,7 +175,16 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
                 webbrowser.open(url)
 
     click.echo(f"sokoban: starting {processes} solver process{'es' if processes > 1 else ''}")
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    # Race states are small and frequent: compressing each for every socket costs more
+    # CPU than the bytes it saves on a local network.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws_per_message_deflate=False,
+    )
     server = Server(config)
     try:
         server.run()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime
 import functools
 import json
@@ -42,6 +43,7 @@ from sokoban.records import (
     RACE_CHANNEL,
     Player,
     RaceClosedError,
+    Racer,
     RaceRecords,
     RaceRow,
     Records,
@@ -227,11 +229,15 @@ class Watcher:
     def __init__(self, socket: WebSocket) -> None:
         self.socket = socket
         self._pending: str | None = None
+        self.has_level = False
         self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
-    def offer(self, text: str) -> None:
-        self._pending = text  # an older state not sent yet is dropped: this one holds it
+    def offer(self, full: str, slim: str) -> None:
+        """The newest state: ``full`` (with the level) for a socket's first, else ``slim``."""
+        # An older state not sent yet is dropped: this one holds all it said.
+        self._pending = slim if self.has_level else full
+        self.has_level = True
         self._ready.set()
 
     async def run(self) -> None:
@@ -245,43 +251,84 @@ class Watcher:
 
 
 class Room:
-    """The watchers of one race in this process, and the task that sends them states."""
+    """The watchers of one race in this process, the race as last known, and the task
+    that sends them states.
+
+    Changes made here (progress) are applied to the race in memory and sent without a
+    read; a poke (a join or start here, a notification or a newer version from another
+    process) reads the race again from the database.
+    """
 
     def __init__(self, hub: RaceHub, code: str) -> None:
         self.hub = hub
         self.code = code
         self.watchers: set[Watcher] = set()
         self.dirty = asyncio.Event()
-        self.version = -1
-        self.status = ""
+        self.race: RaceRow | None = None
+        self.stale = True
+        self.sent: tuple[int, str] = (-1, "")
         self.dirty.set()
         self.task = asyncio.create_task(self._run())
 
+    @property
+    def version(self) -> int:
+        return -1 if self.race is None or self.stale else self.race.version
+
+    def apply(self, racer: Racer, closed_at: datetime.datetime | None) -> None:
+        """A racer's new position, written by this process (one version later)."""
+        race = self.race
+        if race is None or self.stale:
+            self.reload()
+            return
+        racers = tuple(racer if r.player_id == racer.player_id else r for r in race.racers)
+        self.race = dataclasses.replace(
+            race,
+            racers=racers,
+            version=race.version + 1,
+            closed_at=race.closed_at or closed_at,
+        )
+        self.dirty.set()
+
+    def reload(self) -> None:
+        self.stale = True
+        self.dirty.set()
+
+    def resend(self) -> None:
+        self.sent = (-1, "")
+        self.dirty.set()
+
     async def _run(self) -> None:
         while True:
-            try:
-                race = await asyncio.to_thread(self.hub.races.get, self.code)
-            except Exception:  # the database is away for a moment: try again shortly
-                log.exception("reading race state")
-                await asyncio.sleep(1.0)
-                continue
-            if race is None:
-                return
+            if self.stale or self.race is None:
+                self.stale = False
+                try:
+                    race = await asyncio.to_thread(self.hub.races.get, self.code)
+                except Exception:  # the database is away for a moment: try again shortly
+                    log.exception("reading race state")
+                    self.stale = True
+                    await asyncio.sleep(1.0)
+                    continue
+                if race is None:
+                    return
+                self.race = race
+            race = self.race
             at = now()
             state = race_state(race, at, self.hub.describe)
-            if state.version != self.version or state.status != self.status:
-                self.version, self.status = state.version, state.status
-                text = json.dumps({"type": "state", **state.model_dump(mode="json")})
+            if (state.version, state.status) != self.sent:
+                self.sent = (state.version, state.status)
+                data = {"type": "state", **state.model_dump(mode="json")}
+                full = json.dumps(data)
+                del data["level"]  # sent once per socket: it does not change
+                slim = json.dumps(data)
                 for watcher in list(self.watchers):
-                    watcher.offer(text)
+                    watcher.offer(full, slim)
             # Sleep until something changes or the status will (countdown over, time up).
             wake = None
-            for moment in (race.starts_at, race.ends_at):
-                if moment is not None and moment > at:
-                    wake = (moment - at).total_seconds() + 0.005
-                    break
-            if state.status == "finished":
-                wake = None
+            if state.status != "finished":
+                for moment in (race.starts_at, race.ends_at):
+                    if moment is not None and moment > at:
+                        wake = (moment - at).total_seconds() + 0.005
+                        break
             self.dirty.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.dirty.wait(), wake)
@@ -323,18 +370,31 @@ class RaceHub:
         self.rooms.clear()
 
     def poke(self, code: str) -> None:
-        """The race ``code`` changed: send its state to its watchers here."""
+        """The race ``code`` changed in the database: read it and send its state to its
+        watchers here. Safe to call from any thread."""
+        loop = self._loop
+        if loop is None:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._poke(code)
+        else:
+            loop.call_soon_threadsafe(self._poke, code)
+
+    def _poke(self, code: str) -> None:
         room = self.rooms.get(code)
         if room is not None:
-            room.dirty.set()
+            room.reload()
 
     def watch(self, code: str, watcher: Watcher) -> Room:
         room = self.rooms.get(code)
         if room is None or room.task.done():
             room = self.rooms[code] = Room(self, code)
         room.watchers.add(watcher)
-        room.version = -1  # the new watcher needs the state now
-        room.dirty.set()
+        room.resend()  # the new watcher needs the state now
         return room
 
     def leave(self, code: str, watcher: Watcher) -> None:
@@ -359,7 +419,7 @@ class RaceHub:
             for code, version in versions.items():
                 room = self.rooms.get(code)
                 if room is not None and version != room.version:
-                    room.dirty.set()
+                    room.reload()
 
     def _listen(self) -> None:
         """PostgreSQL LISTEN in a thread of its own: each notification pokes its race."""
@@ -374,7 +434,7 @@ class RaceHub:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             if self._loop is not None:
-                                self._loop.call_soon_threadsafe(self.poke, note.payload)
+                                self._loop.call_soon_threadsafe(self._poke, note.payload)
             except Exception:  # the server restarted: listen again (the poll covers the gap)
                 log.warning("race notifications lost; listening again", exc_info=True)
                 self._stop.wait(1.0)
@@ -519,7 +579,7 @@ async def live(socket: WebSocket, code: str) -> None:
             return
     watcher = Watcher(socket)
     watcher.task = asyncio.create_task(watcher.run())
-    c.hub.watch(code, watcher)
+    room = c.hub.watch(code, watcher)
     limiter: RateLimiter = _message_limiter(c)
     address = f"ws:{client_address(socket)}"  # type: ignore[arg-type]
     try:
@@ -544,7 +604,7 @@ async def live(socket: WebSocket, code: str) -> None:
             if wait > 0 and message.type == "progress":
                 await _send_error(socket, "too many messages: slow down", status=429)
                 continue
-            await _move(c, socket, code, player, message)
+            await _move(c, socket, room, player, message)
     except BadMessage as error:
         with contextlib.suppress(Exception):
             await socket.close(1008, str(error)[:120])
@@ -569,13 +629,18 @@ def _message_limiter(c: Compete) -> RateLimiter:
 
 
 async def _move(
-    c: Compete, socket: WebSocket, code: str, player: Player, message: MoveMessage
+    c: Compete, socket: WebSocket, room: Room, player: Player, message: MoveMessage
 ) -> None:
-    """Replay a racer's history and record it (a finish, or a solving history, is final)."""
-    race = await asyncio.to_thread(c.hub.races.get, code)
-    if race is None:
-        raise BadMessage("the race is gone")
-    if not any(r.player_id == player.id for r in race.racers):
+    """Replay a racer's history and record it (a finish, or a solving history, is final).
+    The race as the room knows it is enough to check: its level, start and end do not
+    change once it runs, and the database refuses a second finish."""
+    race = room.race
+    if race is None or race.starts_at is None or race.status(now()) != "running":
+        race = await asyncio.to_thread(c.hub.races.get, room.code)
+        if race is None:
+            raise BadMessage("the race is gone")
+    me = next((r for r in race.racers if r.player_id == player.id), None)
+    if me is None:
         await _send_error(socket, "you are not in this race")
         return
     status = race.status(now())
@@ -591,19 +656,23 @@ async def _move(
         return
     solved = played.is_solved
     final = played.final
+    finished = solved or message.type == "finish"
+    lurd = played.solution.lurd()
+    counts = (played.metrics.moves, played.metrics.pushes, len(final.boxes & final.goals))
     try:
-        await asyncio.to_thread(
-            c.hub.races.progress,
-            race,
-            player.id,
-            played.solution.lurd(),
-            played.metrics.moves,
-            played.metrics.pushes,
-            len(final.boxes & final.goals),
-            solved,
-            solved or message.type == "finish",
+        closed, at = await asyncio.to_thread(
+            c.hub.races.progress, race, player.id, lurd, *counts, solved, finished
         )
     except RaceClosedError as error:
         await _send_error(socket, str(error))
         return
-    c.hub.poke(code)
+    racer = dataclasses.replace(
+        me,
+        lurd=lurd,
+        moves=counts[0],
+        pushes=counts[1],
+        boxes_on_goals=counts[2],
+        solved=solved,
+        finished_at=at if finished else None,
+    )
+    room.apply(racer, at if closed else None)
