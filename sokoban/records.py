@@ -750,6 +750,39 @@ class RaceRecords:
                 raise RaceClosedError("the race has started already")
             self._changed(conn, race.id, race.code)
 
+    def save_positions(self, race: RaceRow, racers: Iterable[Racer]) -> None:
+        """Record the live positions of racers still racing, in one transaction (a
+        position never overwrites a finish)."""
+        rows = [
+            {
+                "p": r.player_id,
+                "lurd": r.lurd,
+                "moves": r.moves,
+                "pushes": r.pushes,
+                "boxes_on_goals": r.boxes_on_goals,
+            }
+            for r in racers
+        ]
+        if not rows:
+            return
+        update = (
+            race_players.update()
+            .where(
+                race_players.c.race_id == race.id,
+                race_players.c.player_id == sa.bindparam("p"),
+                race_players.c.finished_at.is_(None),
+            )
+            .values(
+                lurd=sa.bindparam("lurd"),
+                moves=sa.bindparam("moves"),
+                pushes=sa.bindparam("pushes"),
+                boxes_on_goals=sa.bindparam("boxes_on_goals"),
+            )
+        )
+        with self.engine.begin() as conn:
+            conn.execute(update, rows)
+            self._changed(conn, race.id, race.code)
+
     def progress(
         self,
         race: RaceRow,

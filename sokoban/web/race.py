@@ -72,6 +72,8 @@ POLL_SQLITE = 0.1
 POLL_POSTGRESQL = 1.0
 #: Shortest time between two states sent to one race.
 COALESCE = 0.02
+#: Seconds live positions wait to be written together.
+FLUSH = 0.05
 #: Most players in one race.
 MAX_RACERS = 100
 #: Largest WebSocket message, in characters (a LURD history and its JSON).
@@ -254,8 +256,10 @@ class Room:
     """The watchers of one race in this process, the race as last known, and the task
     that sends them states.
 
-    Changes made here (progress) are applied to the race in memory and sent without a
-    read; a poke (a join or start here, a notification or a newer version from another
+    A racer's position sent here is shown at once (applied to the race in memory) and
+    written to the database with the other positions of the next :data:`FLUSH` seconds,
+    in one transaction (other processes see it then); a finish is written before it is
+    shown. A poke (a join or start here, a notification or a newer version from another
     process) reads the race again from the database.
     """
 
@@ -266,35 +270,66 @@ class Room:
         self.dirty = asyncio.Event()
         self.race: RaceRow | None = None
         self.stale = True
-        self.sent: tuple[int, str] = (-1, "")
+        #: Changes shown here, for knowing what is new to send.
+        self.local = 0
+        self.sent: tuple[int, int, str] = (-1, -1, "")
+        #: Positions shown but not written yet, by player id.
+        self.pending: dict[int, Racer] = {}
+        self.flusher: asyncio.Task[None] | None = None
         self.dirty.set()
         self.task = asyncio.create_task(self._run())
 
     @property
     def version(self) -> int:
+        """The version the database should have, as far as this process knows."""
         return -1 if self.race is None or self.stale else self.race.version
 
-    def apply(self, racer: Racer, closed_at: datetime.datetime | None) -> None:
-        """A racer's new position, written by this process (one version later)."""
+    def _show(self, racer: Racer, closed_at: datetime.datetime | None, written: bool) -> None:
         race = self.race
-        if race is None or self.stale:
-            self.reload()
+        if race is None:
             return
         racers = tuple(racer if r.player_id == racer.player_id else r for r in race.racers)
         self.race = dataclasses.replace(
             race,
             racers=racers,
-            version=race.version + 1,
+            version=race.version + (1 if written else 0),
             closed_at=race.closed_at or closed_at,
         )
+        self.local += 1
         self.dirty.set()
+
+    def position(self, racer: Racer) -> None:
+        """A racer's live position (not a finish): shown now, written soon."""
+        self.pending[racer.player_id] = racer
+        self._show(racer, None, written=False)
+        if self.flusher is None or self.flusher.done():
+            self.flusher = asyncio.create_task(self._flush())
+
+    def finished(self, racer: Racer, closed_at: datetime.datetime | None) -> None:
+        """A racer's finish, written already."""
+        self.pending.pop(racer.player_id, None)
+        self._show(racer, closed_at, written=True)
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(FLUSH)
+        racers, self.pending = list(self.pending.values()), {}
+        race = self.race
+        if race is None or not racers:
+            return
+        try:
+            await asyncio.to_thread(self.hub.races.save_positions, race, racers)
+        except Exception:  # shown here already; the racer's next history writes it
+            log.exception("writing race positions")
+            return
+        if self.race is not None:
+            self.race = dataclasses.replace(self.race, version=self.race.version + 1)
 
     def reload(self) -> None:
         self.stale = True
         self.dirty.set()
 
     def resend(self) -> None:
-        self.sent = (-1, "")
+        self.sent = (-1, -1, "")
         self.dirty.set()
 
     async def _run(self) -> None:
@@ -310,12 +345,17 @@ class Room:
                     continue
                 if race is None:
                     return
-                self.race = race
+                # Positions shown here but not written yet stay shown.
+                mine = {r.player_id: r for r in self.pending.values()}
+                racers = tuple(mine.get(r.player_id, r) for r in race.racers)
+                self.race = dataclasses.replace(race, racers=racers)
+                self.local += 1
             race = self.race
             at = now()
             state = race_state(race, at, self.hub.describe)
-            if (state.version, state.status) != self.sent:
-                self.sent = (state.version, state.status)
+            key = (race.version, self.local, state.status)
+            if key != self.sent:
+                self.sent = key
                 data = {"type": "state", **state.model_dump(mode="json")}
                 full = json.dumps(data)
                 del data["level"]  # sent once per socket: it does not change
@@ -647,6 +687,9 @@ async def _move(
     if status != "running":
         await _send_error(socket, f"the race is {status}")
         return
+    if me.finished_at is not None:
+        await _send_error(socket, "you have finished this race already")
+        return
     level = _level(race.xsb)
     try:
         played = replay(level, message.lurd)
@@ -659,20 +702,17 @@ async def _move(
     finished = solved or message.type == "finish"
     lurd = played.solution.lurd()
     counts = (played.metrics.moves, played.metrics.pushes, len(final.boxes & final.goals))
+    racer = dataclasses.replace(
+        me, lurd=lurd, moves=counts[0], pushes=counts[1], boxes_on_goals=counts[2]
+    )
+    if not finished:
+        room.position(racer)
+        return
     try:
         closed, at = await asyncio.to_thread(
-            c.hub.races.progress, race, player.id, lurd, *counts, solved, finished
+            c.hub.races.progress, race, player.id, lurd, *counts, solved, True
         )
     except RaceClosedError as error:
         await _send_error(socket, str(error))
         return
-    racer = dataclasses.replace(
-        me,
-        lurd=lurd,
-        moves=counts[0],
-        pushes=counts[1],
-        boxes_on_goals=counts[2],
-        solved=solved,
-        finished_at=at if finished else None,
-    )
-    room.apply(racer, at if closed else None)
+    room.finished(dataclasses.replace(racer, solved=solved, finished_at=at), at if closed else None)
