@@ -140,3 +140,11 @@ def test_saved_levels_keep_their_order(tmp_path: Path) -> None:
     assert [lv.title for lv in store.levels(1, 5)] == ["n1", "n2"]
     assert store.level(3).title == "n2" and store.level(4) is None and store.level(0) is None
     store.close()
+
+
+def test_database_errors_hide_the_password() -> None:
+    result = CliRunner().invoke(
+        main, ["serve", "--db", "postgresql+psycopg://u:hunter2@127.0.0.1:1/x", "--get", "/"]
+    )
+    assert result.exit_code == 1 and "hunter2" not in result.output
+    assert "u:***@127.0.0.1" in result.output

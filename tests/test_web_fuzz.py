@@ -4,6 +4,9 @@ answer matches the schema the document declares for it."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +25,8 @@ from sokoban.web import Settings, create_app
 #: Generated requests per operation: enough to reach every validator, fast in CI.
 EXAMPLES = 15
 
-_folder = Path(__import__("tempfile").mkdtemp(prefix="sokoban-fuzz-"))
+_folder = Path(tempfile.mkdtemp(prefix="sokoban-fuzz-"))
+atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 APP = create_app(Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 

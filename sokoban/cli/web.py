@@ -104,6 +104,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     show_default=True,
     help="Days of daily levels made ahead at start-up (-1: none; another server makes them).",
 )
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, 30, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Seconds a solve gets when the request does not say (requests may ask up to 30).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
     "--get",
@@ -121,6 +128,7 @@ def serve(
     queue: int,
     rate: float,
     daily_ahead: int,
+    time_limit: float,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -139,6 +147,7 @@ def serve(
         rate=rate,
         address_rate=10 * rate,
         daily_ahead=daily_ahead,
+        time_limit=time_limit,
     )
     app = create_app(settings)
     if get_path is not None:
@@ -174,7 +183,11 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
 
                 webbrowser.open(url)
 
-    click.echo(f"sokoban: starting {processes} solver process{'es' if processes > 1 else ''}")
+    plural = "es" if processes > 1 else ""
+    click.echo(
+        f"sokoban: starting {processes} solver process{plural} "
+        "(the first start after an install compiles the solver: up to a minute)"
+    )
     # Race states are small and frequent: compressing each for every socket costs more
     # CPU than the bytes it saves on a local network.
     config = uvicorn.Config(
