@@ -1,7 +1,8 @@
 """The store on a real PostgreSQL server: the same migrations and queries as on SQLite.
 
-Runs when ``SOKOBAN_TEST_POSTGRES`` holds a SQLAlchemy URL of a scratch database (its
-tables ``schema_version`` and ``saved_levels`` are dropped), e.g.
+Runs on the session's throwaway PostgreSQL (tests/db_fixtures.py), or on the database
+whose SQLAlchemy URL ``SOKOBAN_TEST_POSTGRES`` holds (a scratch database: its tables are
+dropped), e.g.
 ``postgresql+psycopg://postgres@/postgres?host=/tmp/pgserver&port=54329``.
 """
 
@@ -18,10 +19,14 @@ from sokoban.store import MIGRATIONS, Store
 
 URL = os.environ.get("SOKOBAN_TEST_POSTGRES")
 
-pytestmark = [
-    pytest.mark.postgresql,
-    pytest.mark.skipif(not URL, reason="SOKOBAN_TEST_POSTGRES is not set"),
-]
+pytestmark = [pytest.mark.postgresql]
+
+
+@pytest.fixture(autouse=True)
+def _url(request: pytest.FixtureRequest) -> None:
+    global URL
+    if not os.environ.get("SOKOBAN_TEST_POSTGRES"):
+        URL = request.getfixturevalue("postgresql").create_database()
 
 
 def _drop() -> None:
