@@ -563,3 +563,45 @@ def test_tokens_are_never_logged(client: TestClient, caplog: pytest.LogCaptureFi
         ws.send_json({"type": "auth", "token": body["token"]})
         ws.send_text("garbage")
     assert body["token"] not in caplog.text
+
+
+def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
+    import sqlalchemy as sa
+
+    from sokoban.records import races
+
+    host, _ = sign_up(client)
+    code = new_race(client, host)
+    client.post(f"/api/races/{code}/start", headers=host)
+    compete = client.app.state.compete  # type: ignore[attr-defined]
+    soon = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=0.5)
+    with compete.records.engine.begin() as conn:  # a time limit of half a second
+        conn.execute(sa.update(races).where(races.c.code == code).values(ends_at=soon))
+    with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+        ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
+        receive_until(ws, lambda m: m.get("status") == "running")
+        ws.send_json({"type": "progress", "lurd": "l"})  # no need to send anything more:
+        final = receive_until(ws, lambda m: m.get("status") == "finished")  # the hub wakes
+        assert final["players"][0]["finished"] and not final["players"][0]["solved"]
+        ws.send_json({"type": "progress", "lurd": "l"})
+        assert "finished" in receive_until(ws, lambda m: m["type"] == "error")["detail"]
+
+
+def test_race_messages_are_rate_limited(client: TestClient) -> None:
+    from sokoban.web import race
+
+    host, _ = sign_up(client)
+    code = new_race(client, host)
+    client.post(f"/api/races/{code}/start", headers=host)
+    compete = client.app.state.compete  # type: ignore[attr-defined]
+    compete._race_limiter = RateLimiter(1, 2)
+    try:
+        with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+            ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
+            for _ in range(4):
+                ws.send_json({"type": "progress", "lurd": ""})
+            limited = receive_until(ws, lambda m: m["type"] == "error")
+            assert limited["status"] == 429
+            assert race.MESSAGE_RATE >= 10  # a client sending every 100 ms stays under it
+    finally:
+        del compete._race_limiter
