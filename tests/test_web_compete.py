@@ -605,3 +605,15 @@ def test_race_messages_are_rate_limited(client: TestClient) -> None:
             assert race.MESSAGE_RATE >= 10  # a client sending every 100 ms stays under it
     finally:
         del compete._race_limiter
+
+
+def test_the_generator_makes_the_same_daily_level_twice() -> None:
+    from sokoban.level import Level
+    from sokoban.lurd import verify
+    from sokoban.web.daily import make_daily
+
+    monday = datetime.date(2026, 11, 30)
+    first, again = make_daily(monday), make_daily(monday)
+    assert first == again and first.band == "easy" and first.seed == seed_of(monday)
+    played = verify(Level.from_xsb(first.xsb), first.solution)
+    assert (played.metrics.moves, played.metrics.pushes) == (first.moves, first.pushes)

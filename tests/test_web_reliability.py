@@ -153,8 +153,17 @@ def test_every_acknowledged_submission_survives_sigkill(tmp_path: Path) -> None:
     assert not failures, failures[:3]
     assert len(acked) >= 50
     with serve(db) as address:  # the restarted server recovers the database and serves it
-        status, board = call(address, "GET", "/api/leaderboard?level=builtin/1&limit=100")
-        assert status == 200
+        for level_id, _, _ in BURST:
+            for board in ("moves", "pushes"):
+                path = f"/api/leaderboard?level={level_id}&board={board}&limit=100"
+                status, answer = call(address, "GET", path)
+                assert status == 200
+                # Four players burst concurrently: one entry each, ranks 1..n, in order.
+                entries = answer["entries"]
+                assert [e["rank"] for e in entries] == list(range(1, len(entries) + 1))
+                assert len({e["name"] for e in entries}) == len(entries) == answer["count"]
+                keys = [(e[board], e["pushes" if board == "moves" else "moves"]) for e in entries]
+                assert keys == sorted(keys)
     store = Store(db)
     import sqlalchemy as sa
 
