@@ -53,8 +53,10 @@ metadata = sa.MetaData()
 
 
 def _tables(m: sa.MetaData) -> dict[str, sa.Table]:
-    """The tables of migration 2 on ``m``: one definition for the migration and for queries
-    (a later change is a new migration that alters them, and the queries follow it)."""
+    """The tables as migration 2 makes them, on ``m``. Queries use the same definition
+    while it is current; once a later migration changes a table, that table's current form
+    is declared beside the queries and this function stays as it is (databases in the
+    field have run it)."""
     ts = sa.DateTime(timezone=True)
     players = sa.Table(
         "players",

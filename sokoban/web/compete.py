@@ -38,6 +38,9 @@ BAD: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorOut, "description": "the request is malformed"}
 }
 _DAY_ID = re.compile(r"^daily/(\d{4}-\d{2}-\d{2})$")
+#: Race messages per second per player (bursts of four times as many): a client sends its
+#: history at most every 100 ms or so; a dropped one is caught up by the next.
+MESSAGE_RATE = 20.0
 #: Tokens remembered by a server process.
 KNOWN_TOKENS = 100_000
 _LEVEL_ID = re.compile(r"^([A-Za-z0-9_.-]+)/(\d{1,9})$")
@@ -63,6 +66,8 @@ class Compete:
     records: Records
     player_limit: RateLimiter
     address_limit: RateLimiter
+    #: Race messages, per player and per address.
+    message_limit: RateLimiter
     daily: DailyMaker
     hub: RaceHub
     #: Lifespans running (see :func:`running`).
@@ -184,11 +189,13 @@ def install(app: FastAPI, state: AppState) -> None:
 
     settings = state.settings
     records = Records(state.store)
+    message_rate = max(MESSAGE_RATE, 4 * settings.rate)
     c = Compete(
         app=state,
         records=records,
         player_limit=RateLimiter(settings.rate, 4 * settings.rate),
         address_limit=RateLimiter(settings.address_rate, 4 * settings.address_rate),
+        message_limit=RateLimiter(message_rate, 4 * message_rate),
         daily=daily.DailyMaker(records, settings.daily_ahead, settings.daily_maker),
         hub=race.RaceHub(records),
     )

@@ -61,7 +61,6 @@ from sokoban.web.compete import (
 from sokoban.web.compete_models import RaceCreated, RaceIn, RacerOut, RaceState
 from sokoban.web.convert import level_out
 from sokoban.web.models import MAX_LURD, ErrorOut, LevelOut
-from sokoban.web.ratelimit import RateLimiter
 
 log = logging.getLogger("sokoban.web.race")
 
@@ -80,9 +79,6 @@ MAX_RACERS = 100
 MAX_MESSAGE = MAX_LURD + 200
 #: Seconds a socket has to send its token when it did not come in the URL.
 AUTH_WAIT = 10.0
-#: Race messages per second per player (bursts of four times as many); a client sends
-#: its history at most every 100 ms or so, a dropped one is caught up by the next.
-MESSAGE_RATE = 20.0
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "no such race"}
@@ -620,7 +616,7 @@ async def live(socket: WebSocket, code: str) -> None:
     watcher = Watcher(socket)
     watcher.task = asyncio.create_task(watcher.run())
     room = c.hub.watch(code, watcher)
-    limiter: RateLimiter = _message_limiter(c)
+    limiter = c.message_limit
     address = f"ws:{client_address(socket)}"  # type: ignore[arg-type]
     try:
         while True:
@@ -657,15 +653,6 @@ async def live(socket: WebSocket, code: str) -> None:
         if socket.client_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await socket.close()
-
-
-def _message_limiter(c: Compete) -> RateLimiter:
-    found: RateLimiter | None = getattr(c, "_race_limiter", None)
-    if found is None:
-        rate = max(MESSAGE_RATE, c.app.settings.rate * 4)
-        found = RateLimiter(rate, 4 * rate)
-        c._race_limiter = found  # type: ignore[attr-defined]
-    return found
 
 
 async def _move(
