@@ -471,6 +471,7 @@ def test_a_race_over_websockets(client: TestClient) -> None:
         seen = receive_until(
             ws_b, lambda m: m["type"] == "state" and any(p["moves"] == 4 for p in m["players"])
         )
+        assert "level" not in seen  # only a socket's first state carries the level
         racer = next(p for p in seen["players"] if p["name"] == a["name"])
         assert racer["pushes"] == solution[:4].count("R") and racer["lurd"] is None
         ws_b.send_json({"type": "progress", "lurd": "uuuuuuu"})  # into a wall
