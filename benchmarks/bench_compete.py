@@ -208,9 +208,12 @@ def bench_scores(db: str, players: int, clients: int, seconds: float) -> list[st
 # --- race ---------------------------------------------------------------------------------
 
 
-async def _race(address: str, racers: int, seconds: float, interval: float) -> dict[str, Any]:
+async def _race(
+    addresses: list[str], racers: int, seconds: float, interval: float
+) -> dict[str, Any]:
     from websockets.asyncio.client import connect
 
+    address = addresses[0]
     accounts = await asyncio.to_thread(sign_up, address, racers, "r")
     level_id, _, walk = WORK[0]
 
@@ -236,7 +239,8 @@ async def _race(address: str, racers: int, seconds: float, interval: float) -> d
 
     async def racer(index: int, name: str, token: str) -> None:
         nonlocal received
-        async with connect(f"ws://{address}/api/races/{code}/ws", max_size=None) as ws:
+        mine = addresses[index % len(addresses)]  # racers spread over the servers
+        async with connect(f"ws://{mine}/api/races/{code}/ws", max_size=None) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
 
             async def reader() -> None:
@@ -286,14 +290,19 @@ async def _race(address: str, racers: int, seconds: float, interval: float) -> d
     return {"latencies": latencies, "received": received, "sent": len(sent)}
 
 
-def bench_race(db: str, racers: int, seconds: float, interval: float) -> list[str]:
-    server = Server(db)
+def bench_race(
+    db: str, racers: int, seconds: float, interval: float, servers: int = 1
+) -> list[str]:
+    running = [Server(db) for _ in range(servers)]
     try:
-        result = asyncio.run(_race(server.address, racers, seconds, interval))
+        result = asyncio.run(_race([s.address for s in running], racers, seconds, interval))
     finally:
-        server.stop()
+        for server in running:
+            server.stop()
     lat = result["latencies"]
+    backend = "PostgreSQL" if db.startswith("postgresql") else "SQLite"
     return [
+        f"{backend}, {servers} server{'s' if servers > 1 else ''}",
         str(racers),
         f"{interval * 1000:.0f}",
         str(result["sent"]),
@@ -343,10 +352,18 @@ def run(args: argparse.Namespace) -> None:
                 print(table(["database", "players", "clients", "submitted", "per s", "p50 ms",
                              "p95 ms", "5xx", "lost", "other"], rows))  # fmt: skip
             if "race" in sections:
-                db = str(folder / "race.db")
-                rows = [bench_race(db, args.racers, args.seconds, args.interval)]
-                print(f"race: {args.seconds:.0f} s, one race on SQLite (target p95 < 100 ms)")
-                print(table(["racers", "interval ms", "updates sent", "states received",
+                rows = [bench_race(str(folder / "race.db"), args.racers, args.seconds,
+                                   args.interval)]  # fmt: skip
+                if "postgresql" in args.databases.split(","):
+                    if cluster is None:
+                        from db_fixtures import Cluster
+
+                        cluster = Cluster()
+                    url = cluster.create_database()
+                    rows.append(bench_race(url, args.racers, args.seconds, args.interval, 2))
+                print(f"race: {args.seconds:.0f} s, one race (target p95 < 100 ms); with two "
+                      "servers half the racers are on each")  # fmt: skip
+                print(table(["database", "racers", "interval ms", "updates sent", "states received",
                              "latencies", "p50 ms", "p95 ms", "max ms"], rows))  # fmt: skip
         finally:
             if cluster is not None:
@@ -354,7 +371,9 @@ def run(args: argparse.Namespace) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument(
+        "--databases", default="sqlite,postgresql", help="also: the race across two servers"
+    )
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--racers", type=int, default=50)
     parser.add_argument("--interval", type=float, default=0.25, help="seconds between updates")
