@@ -15,6 +15,8 @@ Starts ``sokoban serve`` on a free 127.0.0.1 port with a temporary database, the
   share of 503 answers (with Retry-After) and that no answer is a 5xx other than 503.
 - ``page``: bytes of index.html and of every file it loads (links, scripts and the ES
   modules they import, followed recursively).
+- ``scores`` and ``race``: the competitive side, see ``bench_compete.py`` (run first, on
+  servers of their own).
 - ``frame``: time to the ``sokoban:first-frame`` performance mark in chromium (Playwright
   driving /usr/bin/chromium), each load in a fresh browser context (a cold cache): median
   and worst of a few loads; "n/a" without the mark.
@@ -321,8 +323,16 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=120)
     parser.add_argument("--loads", type=int, default=5, help="page loads for first frame")
     parser.add_argument("--microban", type=Path, default=MICROBAN, help="Microban's XSB file")
+    import bench_compete  # players, scores, races (issue 11): --sections scores,race
+
+    bench_compete.add_arguments(parser)
     args = parser.parse_args()
     sections = set(args.sections.split(","))
+    if sections & {"scores", "race"}:
+        bench_compete.run(args)
+        sections -= {"scores", "race"}
+        if not sections:
+            return
     server = Server(args.solvers, args.queue)
     print(
         f"server: {args.solvers} solver processes, queue {args.queue}, "

@@ -1,7 +1,8 @@
 """The store on a real PostgreSQL server: the same migrations and queries as on SQLite.
 
-Runs when ``SOKOBAN_TEST_POSTGRES`` holds a SQLAlchemy URL of a scratch database (its
-tables ``schema_version`` and ``saved_levels`` are dropped), e.g.
+Runs on the session's throwaway PostgreSQL (tests/db_fixtures.py), or on the database
+whose SQLAlchemy URL ``SOKOBAN_TEST_POSTGRES`` holds (a scratch database: its tables are
+dropped), e.g.
 ``postgresql+psycopg://postgres@/postgres?host=/tmp/pgserver&port=54329``.
 """
 
@@ -18,17 +19,22 @@ from sokoban.store import MIGRATIONS, Store
 
 URL = os.environ.get("SOKOBAN_TEST_POSTGRES")
 
-pytestmark = [
-    pytest.mark.postgresql,
-    pytest.mark.skipif(not URL, reason="SOKOBAN_TEST_POSTGRES is not set"),
-]
+pytestmark = [pytest.mark.postgresql]
+
+
+@pytest.fixture(autouse=True)
+def _url(request: pytest.FixtureRequest) -> None:
+    global URL
+    if not os.environ.get("SOKOBAN_TEST_POSTGRES"):
+        URL = request.getfixturevalue("postgresql").create_database()
 
 
 def _drop() -> None:
     assert URL is not None
     engine = sa.create_engine(URL)
-    with engine.begin() as conn:
-        conn.execute(sa.text("DROP TABLE IF EXISTS saved_levels, schema_version"))
+    tables = sa.MetaData()
+    tables.reflect(engine)  # every table the migrations made (later ones add more)
+    tables.drop_all(engine)
     engine.dispose()
 
 

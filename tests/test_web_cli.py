@@ -99,7 +99,9 @@ def test_default_path_and_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_path() == tmp_path / "sokoban" / "sokoban.db"
     assert database_url("x.db").startswith("sqlite:////")
-    assert database_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    # psycopg 3, not SQLAlchemy's default driver (psycopg2, not installed)
+    assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
 
 
 def test_migrations_are_recorded_and_sqlite_runs_wal(tmp_path: Path) -> None:

@@ -91,6 +91,20 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     help="Solves that may wait for a solver; past that, 503 with Retry-After.",
 )
 @click.option(
+    "--rate",
+    type=click.FloatRange(0.1, 100_000),
+    default=5.0,
+    show_default=True,
+    help="Score submissions a second per player (ten times it per client address).",
+)
+@click.option(
+    "--daily-ahead",
+    type=click.IntRange(-1, 60),
+    default=7,
+    show_default=True,
+    help="Days of daily levels made ahead at start-up (-1: none; another server makes them).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(0, 30, min_open=True),
     default=5.0,
@@ -112,6 +126,8 @@ def serve(
     db: str | None,
     solvers: int | None,
     queue: int,
+    rate: float,
+    daily_ahead: int,
     time_limit: float,
     open_browser: bool,
     get_path: str | None,
@@ -124,7 +140,14 @@ def serve(
     from sokoban.web import Settings, create_app
 
     settings = Settings(
-        collections=files, db=db, solvers=solvers, queue=queue, time_limit=time_limit
+        collections=files,
+        db=db,
+        solvers=solvers,
+        queue=queue,
+        rate=rate,
+        address_rate=10 * rate,
+        daily_ahead=daily_ahead,
+        time_limit=time_limit,
     )
     app = create_app(settings)
     if get_path is not None:
@@ -165,7 +188,16 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
         f"sokoban: starting {processes} solver process{plural} "
         "(the first start after an install compiles the solver: up to a minute)"
     )
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    # Race states are small and frequent: compressing each for every socket costs more
+    # CPU than the bytes it saves on a local network.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws_per_message_deflate=False,
+    )
     server = Server(config)
     try:
         server.run()

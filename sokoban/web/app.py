@@ -68,7 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await anyio.to_thread.run_sync(pool.start)
         users += 1
         try:
-            yield
+            async with compete.running(app):
+                yield
         finally:
             users -= 1
             if users == 0:
@@ -88,10 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(SecurityHeaders)
 
-    from sokoban.web import levels, pages, play, solve
+    from sokoban.web import compete, levels, pages, play, solve
 
     for module in (levels, solve, play, pages):
         app.include_router(module.router)
+    compete.install(app, app.state.sokoban)  # players, scores, daily, races
     pages.mount_static(app)
     return app
 
