@@ -26,6 +26,15 @@ class Stats:
     rows: dict[str, int]
     size: int | None  # bytes; None when the database cannot say
 
+    def as_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data (the URL's password hidden)."""
+        return {
+            "database": _shown(self.url),
+            "version": self.version,
+            "size": self.size,
+            "rows": dict(sorted(self.rows.items())),
+        }
+
     def table(self) -> str:
         """The figures as a few lines of text."""
         width = max(len(name) for name in self.rows) if self.rows else 5

@@ -14,6 +14,7 @@ import click
 import sqlalchemy as sa
 
 from sokoban.cli import main
+from sokoban.cli.common import echo_json, json_option
 from sokoban.errors import SokobanError
 
 if TYPE_CHECKING:
@@ -40,21 +41,27 @@ def db() -> None:
 
 @db.command()
 @click.option("--db", "url", default=None, help=DB_HELP)
-def stats(url: str | None) -> None:
+@json_option
+def stats(url: str | None, as_json: bool) -> None:
     """Schema version, size and rows per table."""
     from sokoban.store_tools import stats as figures
 
     store = _open(url)
     try:
-        click.echo(figures(store).table())
+        found = figures(store)
     finally:
         store.close()
+    if as_json:
+        echo_json(found.as_dict())
+    else:
+        click.echo(found.table())
 
 
 @db.command()
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--db", "url", default=None, help=DB_HELP)
-def backup(path: str, url: str | None) -> None:
+@json_option
+def backup(path: str, url: str | None, as_json: bool) -> None:
     """Copy the database to PATH (a new file) while servers may be using it.
 
     SQLite: its online backup API. PostgreSQL: pg_dump's custom format (restore with
@@ -67,4 +74,7 @@ def backup(path: str, url: str | None) -> None:
         target = copy(store, path)
     finally:
         store.close()
-    click.echo(f"backed up to {target}")
+    if as_json:
+        echo_json({"backup": str(target), "bytes": target.stat().st_size})
+    else:
+        click.echo(f"backed up to {target}")
