@@ -171,6 +171,8 @@ export class BoardView {
   setLevel(level) {
     this.level = level;
     this.floor = floorCells(level);
+    this.canvas.dataset.cols = String(level.width);
+    this.canvas.dataset.rows = String(level.height);
     this.fit();
   }
 

@@ -214,6 +214,8 @@ function render({ keepText = false, quiet = false } = {}) {
   const cell = Math.floor(css * dpr);
   canvas.width = cell * w;
   canvas.height = cell * h;
+  canvas.dataset.cols = String(w);
+  canvas.dataset.rows = String(h);
   canvas.style.width = `${(cell * w) / dpr}px`;
   canvas.style.height = `${(cell * h) / dpr}px`;
   const ctx = canvas.getContext("2d");
