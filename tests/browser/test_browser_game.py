@@ -248,3 +248,23 @@ def test_a_hostile_title_stays_text(web: Page, collection_id: str) -> None:
     assert p.evaluate("typeof window.__pwned") == "undefined"
     assert p.locator("img").count() == 0
     assert p.locator("main script, main b").count() == 0
+
+
+def test_a_dead_push_is_marked_and_undone_to_a_solvable_position(
+    web: Page, collection_id: str
+) -> None:
+    p = web.page
+    _play(web, collection_id, 4)
+    p.keyboard.press("ArrowRight")  # a push towards the goals: still solvable
+    p.keyboard.press("ArrowUp")
+    p.keyboard.press("ArrowLeft")  # the other box against the left wall, no goal there: dead
+    p.wait_for_selector('#play-canvas[data-dead="true"]')
+    assert "Dead position" in p.locator("#notice-text").inner_text()
+    web.shot("dead")
+    p.click("#rewind")
+    p.wait_for_selector('#play-canvas[data-dead="false"]')
+    kept = _counters(web)[0]
+    level = _level(4)
+    lurd = replay(level, "rul").solution.lurd()
+    assert lurd == "RuL" and kept == 2 and _lurd(web) == lurd[:kept]
+    assert p.locator("#redo").is_enabled()  # the dead push can be redone
