@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from web_helpers import HOSTILE, LEVELS, Page
+from web_helpers import ARTIFACTS, HOSTILE, LEVELS, Page
 
 from sokoban import Level, xsb
 from sokoban.lurd import replay, walk
@@ -268,3 +268,34 @@ def test_a_dead_push_is_marked_and_undone_to_a_solvable_position(
     lurd = replay(level, "rul").solution.lurd()
     assert lurd == "RuL" and kept == 2 and _lurd(web) == lurd[:kept]
     assert p.locator("#redo").is_enabled()  # the dead push can be redone
+
+
+def test_swipes_move_on_a_phone(browser: Any, server: str, collection_id: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/#/play/{collection_id}/1")
+        page.wait_for_selector("#play-canvas[data-moves]")
+        box = page.locator("#play-canvas").bounding_box()
+        assert box is not None
+        cdp = context.new_cdp_session(page)
+        # Start on the player's cell (row 1, column 1 of 6 x 4) and swipe right, twice.
+        x, y = box["x"] + 1.5 * box["width"] / 6, box["y"] + 1.5 * box["height"] / 4
+        for _ in range(2):
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]},
+            )
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": x + 60, "y": y}]},
+            )
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_selector('#play-canvas[data-pushes="1"]')
+        assert page.locator("#moves").inner_text() == "2"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-play.png"))
+    finally:
+        context.close()

@@ -79,7 +79,6 @@ async function route() {
       if (seq !== routing) return;
       show("play");
       play.open(r.level, r.title, r.source, r.json);
-      $("play-canvas").focus({ preventScroll: true });
     } else if (screen === "replay") {
       const r = await routeLevel(parts, params);
       if (seq !== routing) return;

@@ -143,10 +143,7 @@ function pump() {
   while (S.queue.length) {
     const d = S.queue.shift();
     const step = S.game.tryStep(d);
-    if (!step) {
-      S.queue = [];
-      break;
-    }
+    if (!step) continue; // a key into a wall: the keys pressed after it still count
     const from = S.game.player;
     const boxFrom = step.push ? R.neighbour(S.level, from, d) : null;
     S.game.move(d);
@@ -211,7 +208,8 @@ function followPlan(step) {
 
 export function move(d) {
   clearSelection(false);
-  enqueue([d]);
+  // Keys pressed during an animation wait their turn, a few at most (a held key repeats).
+  if (S.queue.length < 3) enqueue([d]);
 }
 
 export function undo() {

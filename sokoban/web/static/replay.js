@@ -176,15 +176,15 @@ export function sourcesFor(level, json, extra) {
   const key = store.levelKey(R.formatBoard(level));
   const out = [];
   if (extra) out.push({ id: "link", label: "The linked solution", lurd: extra });
+  const history = store.history(key);
+  if (history && history.lurd && history.cursor > 0) {
+    out.push({ id: "mine", label: "Your moves", lurd: R.formatLurd(R.parseLurd(history.lurd).slice(0, history.cursor)) });
+  }
   if (json && json.solution) out.push({ id: "level", label: "The level's solution", lurd: json.solution });
   const best = store.best(key);
   if (best) {
     out.push({ id: "best-moves", label: `Your fewest moves (${best.moves.moves}/${best.moves.pushes})`, lurd: best.moves.lurd });
     out.push({ id: "best-pushes", label: `Your fewest pushes (${best.pushes.moves}/${best.pushes.pushes})`, lurd: best.pushes.lurd });
-  }
-  const history = store.history(key);
-  if (history && history.lurd) {
-    out.push({ id: "mine", label: "Your moves", lurd: R.formatLurd(R.parseLurd(history.lurd).slice(0, history.cursor)) });
   }
   return out;
 }
