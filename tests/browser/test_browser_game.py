@@ -179,7 +179,7 @@ def test_import_a_pasted_level_and_play_it(web: Page) -> None:
     web.page.fill("#import-text", text)
     web.page.click("#import-read")
     web.page.wait_for_selector("#import-levels li")
-    assert f"Line {errors[0].line}" in web.page.locator("#import-errors").inner_text()
+    assert f"line {errors[0].line}" in web.page.locator("#import-errors").inner_text().lower()
     assert web.page.locator("#import-levels li").count() == 1
     web.shot("import")
     web.page.locator("#import-levels a", has_text="Play").click()

@@ -151,8 +151,9 @@ export function setupImport() {
 }
 
 function showImportErrors(errors) {
+  // The server's messages usually name their line already; else it is put in front.
   $("import-errors").replaceChildren(...errors.map((e) => el("li", {
-    text: e.line ? `Line ${e.line}: ${e.message}` : e.message,
+    text: e.line && !e.message.includes(`line ${e.line}`) ? `Line ${e.line}: ${e.message}` : e.message,
   })));
 }
 
@@ -183,9 +184,11 @@ async function read() {
     const playable = R.problems(level).length === 0;
     const item = el("li", { class: "card level" });
     item.append(thumb(level, false), el("span", { class: "name", text: title }));
-    if (playable) item.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+    const actions = el("span", { class: "toolbar" });
+    if (playable) actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
     else item.append(el("span", { class: "muted", text: R.problems(level).join("; ") }));
-    item.append(el("a", { class: "button", href: shareRoute(level, title, "edit"), text: "Edit" }));
+    actions.append(el("a", { class: "button", href: shareRoute(level, title, "edit"), text: "Edit" }));
+    item.append(actions);
     $("import-levels").append(item);
   });
   if (!result.levels.length && !(result.errors || []).length) {

@@ -198,6 +198,7 @@ function level() {
 function showProblems(list) {
   const box = $("edit-problems");
   box.replaceChildren(...list.map((p) => el("li", { text: p })));
+  $("edit-ok").hidden = list.length > 0;
   $("edit-problems").dataset.count = String(list.length);
 }
 
