@@ -130,20 +130,22 @@ class Store:
             parsed = sa.engine.make_url(self.url)
         except sa.exc.ArgumentError:
             raise StoreError(f"not a database URL: {self.url!r}") from None
+        #: What messages quote: the URL without its password.
+        self.shown = parsed.render_as_string(hide_password=True)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         try:
             self.engine: Engine = sa.create_engine(parsed)
         except (sa.exc.ArgumentError, ImportError) as error:
-            raise StoreError(f"cannot use database {self.url!r}: {error}") from None
+            raise StoreError(f"cannot use database {self.shown!r}: {error}") from None
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             self.version = self.migrate()
         except sa.exc.SQLAlchemyError as error:
             reason = " ".join(str(getattr(error, "orig", None) or error).split())
-            raise StoreError(f"cannot open database {self.url!r}: {reason}") from None
+            raise StoreError(f"cannot open database {self.shown!r}: {reason}") from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -163,7 +165,7 @@ class Store:
         current = current or 0
         if current > len(MIGRATIONS):
             raise StoreError(
-                f"database {self.url!r} has schema version {current}, newer than this "
+                f"database {self.shown!r} has schema version {current}, newer than this "
                 f"program's {len(MIGRATIONS)}"
             )
         for version in range(current + 1, len(MIGRATIONS) + 1):

@@ -56,8 +56,13 @@ def test_page_and_every_response_carry_the_security_headers(client: TestClient) 
 
 
 def test_static_files_are_served_and_cacheable(client: TestClient) -> None:
-    r = client.get("/static/index.html")
-    assert r.status_code == 200 and "max-age" in r.headers["cache-control"]
+    r = client.get("/static/index.html?v=1")
+    assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
+    bare = client.get("/static/index.html")
+    assert bare.headers["cache-control"] == "no-cache" and bare.headers["etag"]
+    again = client.get("/static/index.html", headers={"if-none-match": bare.headers["etag"]})
+    assert again.status_code == 304
+    assert client.head("/").status_code == 200
     assert client.get("/static/no-such-file.js").status_code == 404
     assert client.get("/static/../app.py").status_code == 404
 
@@ -270,6 +275,8 @@ def test_rewind_finds_the_last_solvable_step(client: TestClient) -> None:
     assert whole["steps"] == 2
     r = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "l"})
     assert r.json()["step"] == 0 and "wall" in one_line_error(r, 422)
+    long = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "50001(rl)"})
+    assert "over 100,000" in one_line_error(long, 422)
 
 
 # --- parse and save ------------------------------------------------------------------------

@@ -90,6 +90,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     show_default=True,
     help="Solves that may wait for a solver; past that, 503 with Retry-After.",
 )
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, 30, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Seconds a solve gets when the request does not say (requests may ask up to 30).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
     "--get",
@@ -105,6 +112,7 @@ def serve(
     db: str | None,
     solvers: int | None,
     queue: int,
+    time_limit: float,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -115,7 +123,9 @@ def serve(
     """
     from sokoban.web import Settings, create_app
 
-    settings = Settings(collections=files, db=db, solvers=solvers, queue=queue)
+    settings = Settings(
+        collections=files, db=db, solvers=solvers, queue=queue, time_limit=time_limit
+    )
     app = create_app(settings)
     if get_path is not None:
         status, headers, body = get(app, get_path)
@@ -150,7 +160,11 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
 
                 webbrowser.open(url)
 
-    click.echo(f"sokoban: starting {processes} solver process{'es' if processes > 1 else ''}")
+    plural = "es" if processes > 1 else ""
+    click.echo(
+        f"sokoban: starting {processes} solver process{plural} "
+        "(the first start after an install compiles the solver: up to a minute)"
+    )
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     server = Server(config)
     try:

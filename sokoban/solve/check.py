@@ -21,7 +21,8 @@ only a search finds. The tests, cheapest first:
 
 The tables these tests need (push distances, the two-box table) depend on the walls, the
 goals and the player's region only, so they are built once per board and kept (an LRU of
-:data:`BOARDS` boards): the checks of a game after every push cost microseconds.
+:data:`BOARDS` boards and :data:`MAX_BYTES`): the checks of a game after every push cost
+microseconds.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
 from sokoban.solve._pairs import pair_dead, pair_table
 
-#: Boards whose tables are kept.
+#: Boards whose tables are kept, and the most bytes their arrays may hold together (a
+#: two-box table of a large board takes up to 32 MiB).
 BOARDS = 64
+MAX_BYTES = 256 << 20
 
 DEAD_SQUARE = "dead square"
 FREEZE = "freeze"
@@ -71,6 +74,7 @@ class _Tables:
         n = self.board.n
         self.stack = np.zeros(n, np.uint8)
         self.lock = threading.Lock()  # ``stack`` is scratch: one check at a time per board
+        self.nbytes = int(self.pairs.nbytes + self.board.dist.nbytes + self.board.nbr.nbytes)
 
 
 _cache: collections.OrderedDict[tuple[object, ...], _Tables] = collections.OrderedDict()
@@ -88,8 +92,10 @@ def _tables(level: Level) -> _Tables:
     made = _Tables(level)
     with _cache_lock:
         _cache[key] = made
-        while len(_cache) > BOARDS:
-            _cache.popitem(last=False)
+        held = sum(t.nbytes for t in _cache.values())
+        while len(_cache) > 1 and (len(_cache) > BOARDS or held > MAX_BYTES):
+            _, dropped = _cache.popitem(last=False)
+            held -= dropped.nbytes
     return made
 
 
@@ -138,7 +144,7 @@ def check(level: Level) -> Verdict:
 
 
 @njit
-def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):
+def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):  # type: ignore[no-untyped-def]
     """uint8[b]: 1 for each box of a frozen group with a box off its goal.
 
     :func:`frozen` is recursive, and numba cannot load a recursive kernel from its cache as

@@ -53,20 +53,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.processes, settings.queue, settings.cache, settings.memory, warm=settings.warm
     )
 
+    users = 0  # running lifespans: a test client inside another shares its pool
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         import anyio.to_thread
 
-        if settings.warm:
-            from sokoban.web.pool import warm
+        nonlocal users
+        if users == 0:
+            if settings.warm:
+                from sokoban.web.pool import warm
 
-            await anyio.to_thread.run_sync(warm)  # the in-process check's kernels
-        await anyio.to_thread.run_sync(pool.start)
+                await anyio.to_thread.run_sync(warm)  # the in-process check's kernels
+            await anyio.to_thread.run_sync(pool.start)
+        users += 1
         try:
             yield
         finally:
-            pool.close()
-            store.close()
+            users -= 1
+            if users == 0:
+                pool.close()
+                store.close()
 
     app = FastAPI(
         title="sokoban",

@@ -102,7 +102,9 @@ class MethodOut(BaseModel):
 class SolveIn(Strict):
     level: LevelIn
     method: str = Field("fast", max_length=40)
-    time_limit: float = Field(5.0, gt=0, le=30, description="seconds, at most 30")
+    time_limit: float | None = Field(
+        None, gt=0, le=30, description="seconds, at most 30; the server's default (5) if null"
+    )
 
 
 class SolveOut(BaseModel):
@@ -132,7 +134,9 @@ class CheckOut(BaseModel):
 class RewindIn(Strict):
     level: LevelIn
     lurd: str = Field(max_length=MAX_LURD)
-    time_limit: float = Field(5.0, gt=0, le=30, description="seconds per solve, at most 30")
+    time_limit: float | None = Field(
+        None, gt=0, le=30, description="seconds per solve, at most 30; default as /api/solve"
+    )
 
 
 class RewindOut(BaseModel):

@@ -27,7 +27,7 @@ def _page(path: Path) -> HTMLResponse:
     return HTMLResponse(text, headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/", include_in_schema=False)
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
 def index() -> Response:
     return _page(STATIC / "index.html")
 
@@ -53,12 +53,18 @@ def health(app: Annotated[AppState, Depends(state)]) -> HealthOut:
 
 
 class CachedStatic(StaticFiles):
-    """Static files that browsers may keep for a day (the page asks for new ones by
-    version)."""
+    """Static files: one asked for by version (``?v=0.1.0``) is kept by the browser for a
+    year (the next release asks for another URL); one asked for by its bare name (a module
+    another imports) is revalidated each time, cheaply (ETag, 304)."""
 
-    def file_response(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        response = super().file_response(*args, **kwargs)
-        response.headers.setdefault("Cache-Control", "public, max-age=86400")
+    def file_response(  # type: ignore[no-untyped-def]
+        self, full_path, stat_result, scope, status_code=200
+    ):
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        versioned = b"v=" in scope.get("query_string", b"")
+        response.headers["Cache-Control"] = (
+            "public, max-age=31536000, immutable" if versioned else "no-cache"
+        )
         return response
 
 

@@ -180,3 +180,5 @@ class SolverPool:
         self.pending = 0
         self._generation += 1
         self._executor = self._new_executor()
+        for _ in range(self.processes):  # start and warm the new workers, without waiting
+            self._executor.submit(_ready)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import APIRouter, Depends
 
 from sokoban.errors import SokobanError
@@ -25,7 +26,10 @@ from sokoban.web.settings import MAX_TIME_LIMIT, AppState, state
 
 router = APIRouter(prefix="/api", tags=["solve"])
 
-BUSY = {
+#: Longest history /api/rewind takes, in steps (each probe replays it).
+MAX_HISTORY = 100_000
+
+BUSY: dict[int | str, dict[str, Any]] = {
     503: {
         "model": ErrorOut,
         "description": "every solver is busy: try again after the Retry-After seconds",
@@ -64,11 +68,13 @@ async def solve(body: SolveIn, app: Annotated[AppState, Depends(state)]) -> Solv
     """Solve a position within ``time_limit`` seconds (at most 30) with a method of
     ``/api/methods`` (``fast`` by default). Identical requests are answered from a cache
     (``cached``)."""
-    level = _playable(to_level(body.level))
+    # Reading a large board takes milliseconds: off the event loop.
+    level = await anyio.to_thread.run_sync(lambda: _playable(to_level(body.level)))
     if body.method not in _methods():
         names = ", ".join(sorted(_methods()))
         raise SokobanError(f"unknown method {body.method!r}; choose from {names}")
-    answer, cached = await app.pool.solve(level, body.method, body.time_limit)
+    limit = body.time_limit or app.settings.time_limit
+    answer, cached = await app.pool.solve(level, body.method, limit)
     return SolveOut(**answer, cached=cached)
 
 
@@ -91,20 +97,32 @@ async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> Re
     """
     from sokoban.solve.check import check
 
-    level = _playable(to_level(body.level))
-    steps = replay(level, body.lurd).solution.steps
+    def prepare() -> tuple[Level, tuple[Any, ...]]:
+        level = _playable(to_level(body.level))
+        steps = replay(level, body.lurd).solution.steps
+        if len(steps) > MAX_HISTORY:
+            raise SokobanError(f"history of {len(steps):,} steps, over {MAX_HISTORY:,}")
+        return level, steps
+
+    level, steps = await anyio.to_thread.run_sync(prepare)
+    limit = body.time_limit or app.settings.time_limit
     deadline = time.monotonic() + MAX_TIME_LIMIT
     known: dict[int, dict[str, Any]] = {}
 
-    async def probe(k: int) -> dict[str, Any]:
+    def dead_at(k: int) -> tuple[Level, bool]:
         position = replay(level, Solution(steps[:k])).final
-        if check(position).dead:
+        return position, check(position).dead
+
+    async def probe(k: int) -> dict[str, Any]:
+        # Replaying a long history and checking take CPU: off the event loop.
+        position, dead = await anyio.to_thread.run_sync(dead_at, k)
+        if dead:
             known[k] = {"status": "unsolvable", "lurd": None}
             return known[k]
         left = deadline - time.monotonic()
         if left <= 0.05:
             return {"status": "time limit", "lurd": None}
-        answer, _ = await app.pool.solve(position, "fast", round(min(body.time_limit, left), 2))
+        answer, _ = await app.pool.solve(position, "fast", round(min(limit, left), 2))
         known[k] = answer
         return answer
 

@@ -35,7 +35,8 @@ async function draw() {
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       const parts = [];
-      if (op.description) parts.push(el("pre", op.description, "text"));
+      // Docstrings are reST: ``code`` reads as plain text here.
+      if (op.description) parts.push(el("pre", op.description.replaceAll("``", ""), "text"));
       for (const p of op.parameters || []) {
         parts.push(el("p", `${p.in} ${p.name}: ${schemaText(p.schema)}${p.required ? "" : " (optional)"}`));
       }
