@@ -51,7 +51,7 @@ async function routeLevel(parts, params) {
   }
   return {
     level, json,
-    title: json.title || `Level ${json.index}`,
+    title: json.title && json.title !== String(json.index) ? json.title : `Level ${json.index}`,
     source: { kind: "server", cid, index: json.index, count, collectionTitle },
   };
 }

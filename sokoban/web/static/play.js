@@ -64,7 +64,9 @@ export function open(level, title, source, json = null) {
   render();
   markFirstFrame();
   store.saveLastPlayed(location.hash, title, R.formatBoard(level, { rle: true }));
-  if (game.solved) notice("Solved. Undo, restart or replay to play again.");
+  const problems = R.problems(level);
+  if (problems.length) notice(`This level cannot be solved as it is: ${problems.join("; ")}.`, { kind: "dead" });
+  else if (game.solved) notice("Solved. Undo, restart or replay to play again.");
   else if (game.pushes) checkDead();
   announce(`${title}. ${summary()}`);
 }
