@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import CHROMIUM, LAUNCH_ARGS, LEVELS, Page, get_json
+
+from .web_helpers import CHROMIUM, LAUNCH_ARGS, LEVELS, Page, get_json
 
 _SERVER = """
 import sys
@@ -47,14 +48,14 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def levels_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("levels") / "browser.xsb"
     path.write_text(LEVELS, encoding="utf-8")
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory, levels_file: Path) -> Iterator[str]:
     """The base URL of a running server; stopped after the session."""
     try:
@@ -94,7 +95,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, levels_file: Path) -> Itera
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
@@ -108,7 +109,7 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def collection_id(server: str) -> str:
     """The id the server gave the tests' collection (the one made from browser.xsb)."""
     for c in get_json(server + "/api/collections"):

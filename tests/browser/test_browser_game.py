@@ -8,10 +8,11 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from web_helpers import ARTIFACTS, HOSTILE, LEVELS, Page
 
 from sokoban import Level, xsb
 from sokoban.lurd import replay, walk
+
+from .web_helpers import ARTIFACTS, HOSTILE, LEVELS, Page
 
 pytestmark = pytest.mark.browser
 

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import DATA, SHARED_LEVELS, Page
 
 from sokoban import Level, xsb
 from sokoban.direction import DIRECTIONS
 from sokoban.errors import IllegalMoveError
 from sokoban.game import Game
 from sokoban.lurd import replay
+
+from .web_helpers import DATA, SHARED_LEVELS, Page
 
 pytestmark = pytest.mark.browser
 
