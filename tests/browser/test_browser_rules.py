@@ -187,3 +187,69 @@ def test_corpus_uses_the_shared_solutions_when_present() -> None:
     cases = corpus()
     shared = Path(SHARED_LEVELS / "optimal.csv").exists()
     assert (len(cases) > 500) == shared
+
+
+def _fewest_pushes(level: Level, box: int) -> dict[int, int]:
+    """Oracle for push-to: breadth-first over (box cell, player region) states, the other
+    boxes fixed; the fewest pushes that bring the box to each cell it can reach."""
+    others = level.boxes - {box}
+    assert level.player is not None
+
+    def region(box_at: int, player: int) -> frozenset[int]:
+        return level.moved(boxes=others | {box_at}, player=player).reachable()
+
+    start = region(box, level.player)
+    seen = {(box, min(start))}
+    frontier = [(box, start)]
+    best = {box: 0}
+    pushes = 0
+    while frontier:
+        pushes += 1
+        nxt = []
+        for box_at, reach in frontier:
+            for d in DIRECTIONS:
+                behind, ahead = level.neighbour(box_at, d.opposite), level.neighbour(box_at, d)
+                if behind not in reach or ahead is None:
+                    continue
+                if ahead in level.walls or ahead in others:
+                    continue
+                new_reach = region(ahead, box_at)
+                key = (ahead, min(new_reach))
+                if key in seen:
+                    continue
+                seen.add(key)
+                best.setdefault(ahead, pushes)
+                nxt.append((ahead, new_reach))
+        frontier = nxt
+    return best
+
+
+_PUSH_TO = """async (boards) => {
+  const R = await import("/static/rules.js");
+  return boards.map((text) => {
+    const level = R.parseBoard(text);
+    return [...level.boxes].sort((a, b) => a - b).map((box) =>
+      [box, [...R.pushTargets(level, box)].map(([cell, dirs]) => [cell, dirs.join("")])]);
+  });
+}"""
+
+
+def test_js_push_to_takes_each_box_anywhere_with_the_fewest_pushes(web: Page) -> None:
+    levels = [lv for lv in xsb.iter_levels(DATA / "tiny.xsb") if len(lv.players) == 1]
+    microban = SHARED_LEVELS / "microban.xsb"
+    if microban.exists():
+        levels += list(xsb.iter_levels(microban))[:25]
+    web.goto("#/import")
+    web.page.wait_for_selector("#screen-import:not([hidden])")
+    got = web.page.evaluate(_PUSH_TO, [lv.xsb() for lv in levels])
+    checked = 0
+    for level, boxes in zip(levels, got, strict=True):
+        for box, targets in boxes:
+            oracle = _fewest_pushes(level, box)
+            assert {cell for cell, _ in targets} == set(oracle) - {box}, level.xsb()
+            for cell, lurd in targets:
+                result = replay(level, lurd)  # legal, or IllegalMoveError fails the test
+                assert result.final.boxes == (level.boxes - {box}) | {cell}
+                assert result.metrics.pushes == oracle[cell], (level.xsb(), box, cell)
+                checked += 1
+    assert checked > 100
