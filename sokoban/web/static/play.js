@@ -105,7 +105,6 @@ function render(motion = null) {
   $("undo").disabled = game.cursor === 0;
   $("redo").disabled = game.cursor >= game.steps.length;
   $("restart").disabled = game.cursor === 0;
-  $("canvas-state")?.remove();
   view.canvas.setAttribute("aria-label", `Board. ${summary()}`);
   view.canvas.dataset.moves = String(game.moves);
   view.canvas.dataset.pushes = String(game.pushes);
