@@ -83,6 +83,11 @@ class Page:
         self.page.set_default_timeout(10_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Console errors too: a CSP violation or a failed request shows only there.
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
 
     def goto(self, route: str) -> None:
         self.page.goto(f"{self.base}/{route}")

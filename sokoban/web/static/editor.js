@@ -5,7 +5,7 @@
 import * as R from "./rules.js";
 import * as api from "./api.js";
 import { paint } from "./board.js";
-import { $, el, announce, prefs, shareRoute, copyText } from "./ui.js";
+import { $, el, announce, markFirstFrame, prefs, shareRoute, copyText } from "./ui.js";
 
 const DRAFT = "sokoban:editor";
 const MAX = 50;
@@ -222,6 +222,7 @@ function render({ keepText = false, quiet = false } = {}) {
   const ctx = canvas.getContext("2d");
   const lvl = cellLevel(rows, w, h);
   paint(ctx, lvl, cell, { palette: prefs().palette });
+  markFirstFrame();
   ctx.strokeStyle = "rgba(0, 0, 0, 0.12)";
   ctx.lineWidth = 1;
   for (let x = 0; x <= w; x++) { ctx.beginPath(); ctx.moveTo(x * cell + 0.5, 0); ctx.lineTo(x * cell + 0.5, h * cell); ctx.stroke(); }
