@@ -173,7 +173,10 @@ def test_replay_steps_by_move_and_by_push(web: Page, collection_id: str) -> None
 
 
 def test_import_a_pasted_level_and_play_it(web: Page) -> None:
-    text = "Title: Pasted one\n#####\n#@$.#\n#####\n\nTitle: Broken\n#####\n#@$.x#\n#####\n"
+    text = (
+        "Title: Pasted one\n#####\n#@$.#\n#####\nSolution: R\n\n"
+        "Title: Broken\n#####\n#@$.x#\n#####\n"
+    )
     errors: list[Any] = []
     assert [lv.title for lv in xsb.iter_levels(text, errors)] == ["Pasted one"]
     web.goto("#/import")
@@ -183,7 +186,14 @@ def test_import_a_pasted_level_and_play_it(web: Page) -> None:
     assert f"line {errors[0].line}" in web.page.locator("#import-errors").inner_text().lower()
     assert web.page.locator("#import-levels li").count() == 1
     web.shot("import")
-    web.page.locator("#import-levels a", has_text="Play").click()
+    # Its own solution replays from the link.
+    web.page.locator("#import-levels a", has_text="Replay its solution").click()
+    web.page.wait_for_selector("#screen-replay:not([hidden])")
+    assert web.page.locator("#replay-total").inner_text() == "1"
+    web.page.go_back()
+    web.page.wait_for_selector("#screen-import:not([hidden])")
+    web.page.click("#import-read")
+    web.page.locator("#import-levels").get_by_role("link", name="Play", exact=True).click()
     web.page.wait_for_selector("#screen-play:not([hidden])")
     assert web.page.locator("#play-title").inner_text() == "Pasted one"
     web.page.keyboard.press("ArrowRight")

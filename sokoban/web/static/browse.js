@@ -187,6 +187,11 @@ async function read() {
     const actions = el("span", { class: "toolbar" });
     if (playable) actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
     else item.append(el("span", { class: "muted", text: R.problems(level).join("; ") }));
+    if (playable && json.solution) {
+      // The level's own solution travels in the replay link.
+      const route = `${shareRoute(level, title, "replay")}&lurd=${encodeURIComponent(json.solution)}`;
+      actions.append(el("a", { class: "button", href: route, text: "Replay its solution" }));
+    }
     actions.append(el("a", { class: "button", href: shareRoute(level, title, "edit"), text: "Edit" }));
     item.append(actions);
     $("import-levels").append(item);
