@@ -281,14 +281,19 @@ def test_a_dead_push_is_marked_and_undone_to_a_solvable_position(
     assert p.locator("#redo").is_enabled()  # the dead push can be redone
 
 
-def test_swipes_move_on_a_phone(browser: Any, server: str, collection_id: str) -> None:
+def test_swipes_move_on_a_phone_with_reduced_motion(browser: Any, server: str, collection_id: str) -> None:
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
     )
     try:
         page = context.new_page()
         page.goto(f"{server}/#/play/{collection_id}/1")
         page.wait_for_selector("#play-canvas[data-moves]")
+        # The system asks for less motion and the player chose nothing: moves are instant.
+        assert page.locator("#speed").input_value() == "instant"
         box = page.locator("#play-canvas").bounding_box()
         assert box is not None
         cdp = context.new_cdp_session(page)
