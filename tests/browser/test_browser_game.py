@@ -281,7 +281,9 @@ def test_a_dead_push_is_marked_and_undone_to_a_solvable_position(
     assert p.locator("#redo").is_enabled()  # the dead push can be redone
 
 
-def test_swipes_move_on_a_phone_with_reduced_motion(browser: Any, server: str, collection_id: str) -> None:
+def test_swipes_move_on_a_phone_with_reduced_motion(
+    browser: Any, server: str, collection_id: str
+) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         has_touch=True,
