@@ -42,7 +42,7 @@ function thumb(level, lazy = true) {
   const canvas = el("canvas", { class: "thumb", "aria-hidden": "true" });
   pending.set(canvas, level);
   if (observer && lazy) observer.observe(canvas);
-  else requestAnimationFrame(() => drawThumb(canvas));
+  else drawThumb(canvas);
   return canvas;
 }
 
@@ -70,6 +70,9 @@ export async function showHome() {
       $("continue-thumb").hidden = true;
     }
   }
+  // The built-in collection is always there: its first level is asked for alongside the
+  // list, so that the first thumbnail costs one round trip, not two.
+  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
   let cols;
   try {
     cols = await collections();
@@ -87,8 +90,8 @@ export async function showHome() {
     item.append(link);
     list.append(item);
     if (c.count > 0) {
-      api.collection(c.id, 0, 1).then((data) => {
-        if (data.levels && data.levels[0]) picture.append(thumb(levelOf(data.levels[0]), false));
+      (firsts.get(c.id) || api.collection(c.id, 0, 1)).then((data) => {
+        if (data && data.levels && data.levels[0]) picture.append(thumb(levelOf(data.levels[0]), false));
       }).catch(() => {});
     }
   }
