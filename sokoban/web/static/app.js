@@ -21,7 +21,8 @@ function show(name) {
 }
 
 function parseHash() {
-  const hash = location.hash.replace(/^#/, "") || "/";
+  let hash = location.hash.replace(/^#/, "") || "/";
+  if (!hash.startsWith("/")) hash = "/";
   const q = hash.indexOf("?");
   const path = q < 0 ? hash : hash.slice(0, q);
   const params = new URLSearchParams(q < 0 ? "" : hash.slice(q + 1));
@@ -59,6 +60,8 @@ async function routeLevel(parts, params) {
 let routing = 0;
 
 async function route() {
+  // In-page anchors (the skip link's #main) are not routes: the screen stays as it is.
+  if (routing && location.hash && !location.hash.startsWith("#/")) return;
   const seq = ++routing;
   showError("");
   play.stop();
