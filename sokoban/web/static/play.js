@@ -139,6 +139,7 @@ function cancel() {
 
 function pump() {
   const ms = stepMs();
+  const state = S;
   const token = S.token;
   let pushed = false;
   while (S.queue.length) {
@@ -154,7 +155,7 @@ function pump() {
     if (ms > 0) {
       S.animating = true;
       animate(from, boxFrom, ms, token).then(() => {
-        if (token !== S.token) return;
+        if (S !== state || token !== S.token) return; // cancelled, or another level opened
         if (step.push) settleCheck();
         if (S.queue.length) pump();
         else settle(true);
@@ -171,9 +172,10 @@ function animate(from, boxFrom, ms, token) {
   const to = S.game.player;
   const boxTo = boxFrom === null ? null : R.neighbour(S.level, boxFrom, S.game.steps[S.game.cursor - 1].d);
   const start = performance.now();
+  const state = S;
   return new Promise((resolve) => {
     const frame = (now) => {
-      if (!S || token !== S.token) {
+      if (S !== state || token !== S.token) {
         resolve();
         return;
       }
@@ -363,8 +365,12 @@ async function plan() {
   if (S.plan && S.plan.steps.length) return S.plan;
   const state = S;
   notice("The solver is thinking...");
-  const result = await api.solve(positionText(), "fast", 5);
-  if (S !== state) return null;
+  const text = positionText();
+  const result = await api.solve(text, "fast", 5);
+  if (S !== state || positionText() !== text) {
+    hideNotice(); // the player moved on while the solver thought
+    return null;
+  }
   if (result.status === "solved" && result.lurd !== null) {
     const { steps } = R.replay(state.game.position, result.lurd);
     state.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
@@ -405,8 +411,9 @@ export async function prove() {
   const state = S;
   notice("The solver is looking for a solution from here...");
   try {
-    const result = await api.solve(positionText(), "fast", 10);
-    if (S !== state) return;
+    const text = positionText();
+    const result = await api.solve(text, "fast", 10);
+    if (S !== state || positionText() !== text) return;
     if (result.status === "solved") {
       const { steps } = R.replay(state.game.position, result.lurd);
       state.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
