@@ -158,10 +158,11 @@ export function paint(ctx, level, s, opts = {}) {
 
 /** A canvas that shows one board, sized to fit its parent element. */
 export class BoardView {
-  constructor(canvas, { maxCell = 72 } = {}) {
+  constructor(canvas, { maxCell = 72, below = 60 } = {}) {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.maxCell = maxCell;
+    this.below = below; // CSS pixels kept free under the board (the controls there)
     this.level = null;
     this.floor = null;
     this.cell = 0; // device pixels a cell
@@ -177,13 +178,17 @@ export class BoardView {
     this.fit();
   }
 
-  /** Size the canvas to the parent's box: whole device pixels a cell. */
+  /**
+   * Size the canvas to its parent's width and to the window's height below the parent's
+   * top (less `below`), whole device pixels a cell.
+   */
   fit() {
     if (!this.level) return;
     const parent = this.canvas.parentElement;
     const dpr = window.devicePixelRatio || 1;
+    const top = parent.getBoundingClientRect().top + window.scrollY;
     const availW = Math.max(60, parent.clientWidth);
-    const availH = Math.max(60, parent.clientHeight || window.innerHeight * 0.7);
+    const availH = Math.max(160, window.innerHeight - top - this.below);
     const css = Math.min(this.maxCell, availW / this.level.width, availH / this.level.height);
     const cell = Math.max(4, Math.floor(css * dpr));
     this.cell = cell;

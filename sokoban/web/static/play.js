@@ -56,6 +56,7 @@ export function open(level, title, source, json = null) {
   $("previous").disabled = !(source.kind === "server" && source.index > 1);
   $("next").disabled = !(source.kind === "server" && (!source.count || source.index < source.count));
   $("lurd-out").hidden = true;
+  $("notice").hidden = true;
   $("board-text").textContent = "";
   hideNotice();
   $("speed").value = prefs().speed;
@@ -316,15 +317,26 @@ function drag(from, to) {
 // --- notices and the solver ------------------------------------------------------------------
 
 function notice(text, { rewind = false, kind = "info" } = {}) {
+  const shown = !$("notice").hidden;
   $("notice").hidden = false;
   $("notice").dataset.kind = kind;
   $("notice-text").textContent = text;
   $("rewind").hidden = !rewind;
+  if (!shown) refit();
 }
 
 function hideNotice() {
+  if ($("notice").hidden) return;
   $("notice").hidden = true;
   $("rewind").hidden = true;
+  refit();
+}
+
+/** The notice moves the board: size it again to the room left. */
+function refit() {
+  if (!view || !S) return;
+  view.fit();
+  if (!S.animating) render();
 }
 
 async function checkDead() {
@@ -478,7 +490,9 @@ export function copyLurd() {
   const text = S.game.lurd();
   const out = $("lurd-out");
   out.textContent = text || "(no moves yet)";
+  const shown = !out.hidden;
   out.hidden = false;
+  if (!shown) refit();
   copyText(text).then((ok) => announce(ok ? `Copied ${S.game.moves} moves as LURD.` : "The moves are shown as LURD."));
 }
 

@@ -18,7 +18,7 @@ let view = null;
 export function open(level, title, sources, back) {
   stop();
   if (!view) {
-    view = new BoardView($("replay-canvas"));
+    view = new BoardView($("replay-canvas"), { below: 50 });
     window.addEventListener("resize", () => { if (S) { view.fit(); render(); } });
   }
   S = { level, title, game: new R.Game(level), timer: null, sources };
