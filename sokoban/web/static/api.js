@@ -1,0 +1,56 @@
+// The server's JSON API (docs/web.md, /docs): one function per endpoint. Errors come back as
+// ApiError with the server's one-line reason.
+
+export class ApiError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError("the server cannot be reached", 0, null);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    let reason = `${response.status} ${response.statusText}`;
+    if (data && typeof data.detail === "string") reason = data.detail;
+    else if (data && Array.isArray(data.detail)) {
+      reason = data.detail.map((d) => (typeof d === "string" ? d : d.msg || JSON.stringify(d))).join("; ");
+    }
+    if (response.status === 503) reason = `the solver is busy, try again soon (${reason})`;
+    throw new ApiError(reason, response.status, data);
+  }
+  return data;
+}
+
+export const collections = () => call("GET", "/api/collections");
+export const collection = (cid, offset = 0, limit = 500) =>
+  call("GET", `/api/collections/${encodeURIComponent(cid)}?offset=${offset}&limit=${limit}`);
+export const level = (cid, index) =>
+  call("GET", `/api/levels/${encodeURIComponent(cid)}/${encodeURIComponent(index)}`);
+export const solve = (level, method = "fast", timeLimit = 5) =>
+  call("POST", "/api/solve", { level, method, time_limit: timeLimit });
+export const check = (level) => call("POST", "/api/check", { level });
+export const rewind = (level, lurd, timeLimit = 5) =>
+  call("POST", "/api/rewind", { level, lurd, time_limit: timeLimit });
+export const verify = (level, solution) => call("POST", "/api/verify", { level, solution });
+export const parse = (text) => call("POST", "/api/parse", { text });
+export const save = (level, title) => call("POST", "/api/levels", { level, title });
+export const methods = () => call("GET", "/api/methods");

@@ -1,0 +1,207 @@
+// The page module: the hash router, the global keys, and the wiring of each screen's buttons.
+// Routes: #/ collections, #/c/{cid} a collection, #/play/{cid}/{index} a level,
+// #/play?level=<RLE>&title= a level carried by its link, #/replay/... the same for replays,
+// #/import, #/edit (or #/edit?level=<RLE>).
+
+import * as R from "./rules.js";
+import * as api from "./api.js";
+import * as store from "./progress.js";
+import { BINDINGS, keyAction, inField } from "./input.js";
+import { $, el, showError } from "./ui.js";
+import * as browse from "./browse.js";
+import * as play from "./play.js";
+import * as replay from "./replay.js";
+import * as editor from "./editor.js";
+
+const SCREENS = ["home", "collection", "play", "replay", "import", "edit"];
+
+function show(name) {
+  for (const s of SCREENS) $(`screen-${s}`).hidden = s !== name;
+  document.body.dataset.screen = name;
+}
+
+function parseHash() {
+  let hash = location.hash.replace(/^#/, "") || "/";
+  if (!hash.startsWith("/")) hash = "/";
+  const q = hash.indexOf("?");
+  const path = q < 0 ? hash : hash.slice(0, q);
+  const params = new URLSearchParams(q < 0 ? "" : hash.slice(q + 1));
+  return { parts: path.split("/").filter(Boolean).map(decodeURIComponent), params };
+}
+
+/** The level a route names: from the server, or carried by the link itself. */
+async function routeLevel(parts, params) {
+  if (params.has("level")) {
+    const level = R.parseBoard(params.get("level"));
+    return { level, title: params.get("title") || "Shared level", source: { kind: "share" }, json: null };
+  }
+  const [cid, index] = [parts[1], Number(parts[2])];
+  if (!cid || !Number.isInteger(index)) throw new Error("no level in the address");
+  // The level and the list of collections (for "level n of m") are fetched side by side.
+  const listed = browse.collections().catch(() => []);
+  const json = await api.level(cid, index);
+  let count = null;
+  let collectionTitle = null;
+  const c = (await listed).find((x) => x.id === cid);
+  if (c) ({ count, title: collectionTitle } = c);
+  let level;
+  try {
+    level = R.levelFromJson(json);
+  } catch (error) {
+    level = R.parseBoard(json.xsb);
+  }
+  return {
+    level, json,
+    title: json.title && json.title !== String(json.index) ? json.title : `Level ${json.index}`,
+    source: { kind: "server", cid, index: json.index, count, collectionTitle },
+  };
+}
+
+let routing = 0;
+
+async function route() {
+  // In-page anchors (the skip link's #main) are not routes: the screen stays as it is.
+  if (routing && location.hash && !location.hash.startsWith("#/")) return;
+  const seq = ++routing;
+  showError("");
+  play.stop();
+  replay.stop();
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  const { parts, params } = parseHash();
+  const screen = parts[0] || "";
+  try {
+    if (screen === "" || screen === "home") {
+      show("home");
+      document.title = "Sokoban";
+      await browse.showHome();
+    } else if (screen === "c") {
+      show("collection");
+      await browse.showCollection(parts[1]);
+    } else if (screen === "play") {
+      const r = await routeLevel(parts, params);
+      if (seq !== routing) return;
+      show("play");
+      play.open(r.level, r.title, r.source, r.json);
+    } else if (screen === "replay") {
+      const r = await routeLevel(parts, params);
+      if (seq !== routing) return;
+      show("replay");
+      const back = r.source.kind === "server"
+        ? `#/play/${encodeURIComponent(r.source.cid)}/${r.source.index}`
+        : location.hash.replace("#/replay", "#/play").replace(/&lurd=[^&]*/, "");
+      replay.open(r.level, r.title, replay.sourcesFor(r.level, r.json, params.get("lurd")), back);
+    } else if (screen === "import") {
+      show("import");
+      document.title = "Import - Sokoban";
+    } else if (screen === "edit") {
+      show("edit");
+      document.title = "Editor - Sokoban";
+      let level = null;
+      if (params.has("level")) level = R.parseBoard(params.get("level"));
+      editor.open(level, params.get("title"));
+    } else {
+      show("home");
+      showError(`No such page: ${location.hash}`);
+    }
+  } catch (error) {
+    if (seq !== routing) return;
+    show(screen === "play" || screen === "replay" ? "home" : SCREENS.includes(screen) ? screen : "home");
+    showError(error.message);
+  }
+}
+
+// --- keys --------------------------------------------------------------------------------------
+
+function openHelp() {
+  const dialog = $("help");
+  if (!dialog.open) dialog.showModal();
+}
+
+function go(route) {
+  if (route) location.hash = route;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (document.querySelector("dialog[open]")) return; // Esc and Tab belong to the dialog
+  if (inField(e)) return;
+  if (e.key === "?") {
+    e.preventDefault();
+    openHelp();
+    return;
+  }
+  if (play.active()) {
+    const action = keyAction(e);
+    if (!action) return;
+    // Space and Enter stay with the focused button; game keys are ours.
+    e.preventDefault();
+    switch (action.type) {
+      case "move": play.move(action.d); break;
+      case "undo": play.undo(); break;
+      case "redo": play.redo(); break;
+      case "restart": play.restart(); break;
+      case "next": go(play.neighbourRoute(1)); break;
+      case "previous": go(play.neighbourRoute(-1)); break;
+      case "hint": play.hint(false); break;
+      case "escape": play.escape(); break;
+      case "help": openHelp(); break;
+      default: break;
+    }
+  } else if (replay.active()) {
+    if (e.key === " " && e.target.tagName !== "BUTTON") { e.preventDefault(); replay.toggle(); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(1); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(-1); }
+  } else if (!$("screen-edit").hidden) {
+    editor.keydown(e);
+  }
+});
+
+// --- wiring ------------------------------------------------------------------------------------
+
+function setup() {
+  const table = $("help-table").tBodies[0];
+  for (const [keys, what] of BINDINGS) table.append(el("tr", {}, el("th", { scope: "row", text: keys }), el("td", { text: what })));
+  $("help-button").addEventListener("click", openHelp);
+
+  $("undo").addEventListener("click", () => play.undo());
+  $("redo").addEventListener("click", () => play.redo());
+  $("restart").addEventListener("click", () => play.restart());
+  $("hint").addEventListener("click", () => play.hint(false));
+  $("solve").addEventListener("click", () => play.hint(true));
+  $("prove").addEventListener("click", () => play.prove());
+  $("rewind").addEventListener("click", () => play.rewind());
+  $("copy-lurd").addEventListener("click", () => play.copyLurd());
+  $("describe").addEventListener("click", () => play.describeBoard());
+  $("replay-open").addEventListener("click", () => go(play.replayRoute()));
+  $("edit-this").addEventListener("click", () => go(play.editRoute()));
+  $("previous").addEventListener("click", () => go(play.neighbourRoute(-1)));
+  $("next").addEventListener("click", () => go(play.neighbourRoute(1)));
+  $("solved-next").addEventListener("click", () => { $("solved").close(); go(play.neighbourRoute(1)); });
+  $("solved-replay").addEventListener("click", () => { $("solved").close(); go(play.replayRoute()); });
+  $("speed").addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), speed: $("speed").value, speedChosen: true });
+  });
+  $("palette").addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), palette: $("palette").value });
+    play.redraw();
+  });
+
+  $("replay-source").addEventListener("change", () => replay.choose($("replay-source").value));
+  $("replay-load").addEventListener("click", () => replay.load($("replay-lurd").value));
+  $("replay-ask").addEventListener("click", () => replay.ask());
+  $("replay-start").addEventListener("click", () => replay.seek(0));
+  $("replay-end").addEventListener("click", () => replay.seek(Infinity));
+  $("replay-back").addEventListener("click", () => replay.step(-1));
+  $("replay-forward").addEventListener("click", () => replay.step(1));
+  $("replay-back-push").addEventListener("click", () => replay.stepPush(-1));
+  $("replay-forward-push").addEventListener("click", () => replay.stepPush(1));
+  $("replay-play").addEventListener("click", () => replay.toggle());
+  $("replay-scrub").addEventListener("input", () => replay.seek(Number($("replay-scrub").value)));
+
+  browse.setupImport();
+  // Saving a level adds to "mine": list the collections afresh next time.
+  $("edit-save").addEventListener("click", () => browse.forgetCollections());
+}
+
+setup();
+window.addEventListener("hashchange", route);
+route();

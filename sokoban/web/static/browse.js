@@ -1,0 +1,205 @@
+// The level browser (collections, then a collection's levels as thumbnails with solved marks
+// and best scores) and the import screen (pasted text or a file, read by /api/parse).
+
+import * as R from "./rules.js";
+import * as api from "./api.js";
+import * as store from "./progress.js";
+import { thumbnail } from "./board.js";
+import { $, el, markFirstFrame, prefs, shareRoute, showError } from "./ui.js";
+
+let collectionsCache = null;
+
+export async function collections() {
+  if (!collectionsCache) collectionsCache = await api.collections();
+  return collectionsCache;
+}
+
+export function forgetCollections() {
+  collectionsCache = null;
+}
+
+/** Thumbnails are drawn when they scroll into view. */
+const observer = "IntersectionObserver" in window
+  ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      observer.unobserve(entry.target);
+      drawThumb(entry.target);
+    }
+  }, { rootMargin: "200px" })
+  : null;
+
+const pending = new WeakMap();
+
+function drawThumb(canvas) {
+  const level = pending.get(canvas);
+  if (!level) return;
+  thumbnail(canvas, level, 96, prefs().palette);
+  markFirstFrame();
+}
+
+function thumb(level, lazy = true) {
+  const canvas = el("canvas", { class: "thumb", "aria-hidden": "true" });
+  pending.set(canvas, level);
+  if (observer && lazy) observer.observe(canvas);
+  else drawThumb(canvas);
+  return canvas;
+}
+
+function levelOf(json) {
+  try {
+    return R.levelFromJson(json);
+  } catch (error) {
+    return R.parseBoard(json.xsb);
+  }
+}
+
+export async function showHome() {
+  const list = $("collections");
+  list.replaceChildren();
+  const last = store.lastPlayed();
+  $("continue").hidden = !last;
+  if (last) {
+    $("continue-link").setAttribute("href", last.route);
+    $("continue-title").textContent = last.title || "your last level";
+    try {
+      const level = R.parseBoard(last.rle || "");
+      thumbnail($("continue-thumb"), level, 72, prefs().palette);
+      markFirstFrame();
+    } catch (error) {
+      $("continue-thumb").hidden = true;
+    }
+  }
+  // The built-in collection is always there: its first level is asked for alongside the
+  // list, so that the first thumbnail costs one round trip, not two.
+  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
+  let cols;
+  try {
+    cols = await collections();
+  } catch (error) {
+    showError(`Cannot list the collections: ${error.message}`);
+    return;
+  }
+  for (const c of cols) {
+    const item = el("li", { class: "card collection", "data-id": c.id });
+    const link = el("a", { href: `#/c/${encodeURIComponent(c.id)}` });
+    const picture = el("span", { class: "thumb-box" });
+    link.append(picture, el("strong", { text: c.title || c.id }),
+      el("span", { class: "muted", text: `${c.count} level${c.count === 1 ? "" : "s"}` }));
+    if (c.description) link.append(el("span", { class: "description", text: c.description }));
+    item.append(link);
+    list.append(item);
+    if (c.count > 0) {
+      (firsts.get(c.id) || api.collection(c.id, 0, 1)).then((data) => {
+        if (data && data.levels && data.levels[0]) picture.append(thumb(levelOf(data.levels[0]), false));
+      }).catch(() => {});
+    }
+  }
+}
+
+export async function showCollection(cid) {
+  const list = $("levels");
+  list.replaceChildren();
+  $("collection-title").textContent = "";
+  let data;
+  try {
+    data = await api.collection(cid);
+  } catch (error) {
+    showError(`Cannot open the collection: ${error.message}`);
+    return;
+  }
+  $("collection-title").textContent = data.title || data.id;
+  document.title = `${data.title || data.id} - Sokoban`;
+  const best = store.allBest();
+  let solvedCount = 0;
+  for (const json of data.levels) {
+    let level;
+    try {
+      level = levelOf(json);
+    } catch (error) {
+      continue;
+    }
+    const key = store.levelKey(R.formatBoard(level));
+    const b = best[key];
+    if (b) solvedCount += 1;
+    const label = json.title && json.title !== String(json.index)
+      ? `${json.index}. ${json.title}` : `Level ${json.index}`;
+    const link = el("a", { href: `#/play/${encodeURIComponent(cid)}/${json.index}` });
+    link.append(thumb(level), el("span", { class: "name", text: label }));
+    if (b) {
+      link.append(el("span", { class: "solved", text: `\u2713 Solved: ${b.moves.moves} moves, ${b.pushes.pushes} pushes` }));
+    } else if (json.optimal) {
+      link.append(el("span", { class: "muted", text: `Optimal ${json.optimal.pushes} pushes` }));
+    }
+    list.append(el("li", { class: b ? "card level is-solved" : "card level", "data-index": json.index }, link));
+  }
+  const more = data.count > data.levels.length ? ` (the first ${data.levels.length} shown)` : "";
+  $("collection-summary").textContent = `${data.count} levels${more}, ${solvedCount} solved.`;
+}
+
+// --- import ----------------------------------------------------------------------------------
+
+export function setupImport() {
+  $("import-file").addEventListener("change", async () => {
+    const file = $("import-file").files[0];
+    if (!file) return;
+    if (file.size > 2_000_000) {
+      showImportErrors([{ line: null, message: `${file.name} is over 2 MB: not a level file` }]);
+      return;
+    }
+    $("import-text").value = await file.text();
+    read();
+  });
+  $("import-read").addEventListener("click", read);
+}
+
+function showImportErrors(errors) {
+  // The server's messages usually name their line already; else it is put in front.
+  $("import-errors").replaceChildren(...errors.map((e) => el("li", {
+    text: e.line && !e.message.includes(`line ${e.line}`) ? `Line ${e.line}: ${e.message}` : e.message,
+  })));
+}
+
+async function read() {
+  const text = $("import-text").value;
+  $("import-levels").replaceChildren();
+  showImportErrors([]);
+  if (!text.trim()) {
+    showImportErrors([{ line: null, message: "Paste some levels first." }]);
+    return;
+  }
+  let result;
+  try {
+    result = await api.parse(text);
+  } catch (error) {
+    showImportErrors([{ line: null, message: error.message }]);
+    return;
+  }
+  showImportErrors(result.errors || []);
+  result.levels.forEach((json, i) => {
+    let level;
+    try {
+      level = levelOf(json);
+    } catch (error) {
+      return;
+    }
+    const title = json.title || `Imported level ${i + 1}`;
+    const playable = R.problems(level).length === 0;
+    const item = el("li", { class: "card level" });
+    item.append(thumb(level, false), el("span", { class: "name", text: title }));
+    const actions = el("span", { class: "toolbar" });
+    if (playable) actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+    else item.append(el("span", { class: "muted", text: R.problems(level).join("; ") }));
+    if (playable && json.solution) {
+      // The level's own solution travels in the replay link.
+      const route = `${shareRoute(level, title, "replay")}&lurd=${encodeURIComponent(json.solution)}`;
+      actions.append(el("a", { class: "button", href: route, text: "Replay its solution" }));
+    }
+    actions.append(el("a", { class: "button", href: shareRoute(level, title, "edit"), text: "Edit" }));
+    item.append(actions);
+    $("import-levels").append(item);
+  });
+  if (!result.levels.length && !(result.errors || []).length) {
+    showImportErrors([{ line: null, message: "No level found in the text." }]);
+  }
+}

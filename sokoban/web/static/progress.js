@@ -1,0 +1,88 @@
+// What the browser keeps between visits (localStorage): settings, best scores per level
+// (fewest moves, fewest pushes), and each level's history with its redo tail. Levels are
+// keyed by a hash of their board, so a level keeps its scores in any collection or share URL.
+
+const PREFIX = "sokoban:";
+
+function read(name, fallback) {
+  try {
+    const text = localStorage.getItem(PREFIX + name);
+    return text === null ? fallback : JSON.parse(text);
+  } catch (error) {
+    return fallback;
+  }
+}
+
+function write(name, value) {
+  try {
+    localStorage.setItem(PREFIX + name, JSON.stringify(value));
+  } catch (error) {
+    // Storage full or disabled: play goes on, unsaved.
+  }
+}
+
+/** FNV-1a of the canonical board text, as 8 hex digits. */
+export function levelKey(xsb) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < xsb.length; i++) {
+    h ^= xsb.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+const DEFAULTS = { speed: "normal", palette: "classic", speedChosen: false };
+
+export function settings() {
+  return { ...DEFAULTS, ...read("settings", {}) };
+}
+
+export function saveSettings(value) {
+  write("settings", value);
+}
+
+/** Best scores of every level: {key: {moves: {moves, pushes, lurd}, pushes: {...}}}. */
+export function allBest() {
+  return read("best", {});
+}
+
+export function best(key) {
+  return allBest()[key] || null;
+}
+
+/** Record a solution; returns {best, newMoves, newPushes}. */
+export function recordSolution(key, moves, pushes, lurd) {
+  const all = allBest();
+  const old = all[key] || {};
+  const entry = { moves, pushes, lurd };
+  const better = (a, b, first, second) => !b || a[first] < b[first]
+    || (a[first] === b[first] && a[second] < b[second]);
+  const newMoves = better(entry, old.moves, "moves", "pushes");
+  const newPushes = better(entry, old.pushes, "pushes", "moves");
+  const value = { moves: newMoves ? entry : old.moves, pushes: newPushes ? entry : old.pushes };
+  all[key] = value;
+  write("best", all);
+  return { best: value, newMoves, newPushes };
+}
+
+/** A level's history: {lurd (every step, redo tail included), cursor}, or null. */
+export function history(key) {
+  return read(`history:${key}`, null);
+}
+
+export function saveHistory(key, lurd, cursor) {
+  if (!lurd) {
+    try { localStorage.removeItem(`${PREFIX}history:${key}`); } catch (error) { /* ignore */ }
+    return;
+  }
+  write(`history:${key}`, { lurd, cursor });
+}
+
+/** The route of the level played last, for "Continue". */
+export function lastPlayed() {
+  return read("last", null);
+}
+
+export function saveLastPlayed(route, title) {
+  write("last", { route, title });
+}

@@ -1,0 +1,115 @@
+"""What the browser tests share: the tests' level collection, the launch arguments, and a
+page wrapper with helpers (fresh context, script errors collected, screenshots, cell clicks)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+#: Screenshots of the main screens, kept as test artefacts (git-ignored).
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+#: Our own small level files, and the public collections beside the repository.
+DATA = Path(__file__).resolve().parents[1] / "data"
+SHARED_LEVELS = Path(__file__).resolve().parents[3] / "shared" / "levels"
+
+#: A hostile title: it must show as these characters, never run or load anything.
+HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
+
+#: The collection the tests play: small levels whose answers are worked out in the tests.
+LEVELS = f"""; Levels for the browser tests
+
+Title: Two boxes
+######
+#@ $.#
+# $. #
+######
+Solution: rRlldR
+
+Title: Corridor
+#######
+#@ $ .#
+#  #  #
+#     #
+#######
+
+Title: {HOSTILE}
+Author: <b>bold</b>
+#####
+#@$.#
+#####
+
+Title: Room
+########
+#      #
+# $  . #
+# @$ . #
+#      #
+########
+"""
+
+
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.load(response)
+
+
+class Page:
+    """A fresh browser context (empty localStorage) on the server, with helpers; any script
+    error in the page fails the test."""
+
+    def __init__(self, browser: Any, base: str, name: str, instant: bool = True) -> None:
+        self.base = base
+        self.name = name
+        self.context = browser.new_context(viewport={"width": 1000, "height": 760})
+        if instant:
+            # Instant moves: the tests look at positions, not at animations.
+            self.context.add_init_script(
+                "if (!localStorage.getItem('sokoban:settings'))"
+                " localStorage.setItem('sokoban:settings',"
+                " JSON.stringify({speed: 'instant', speedChosen: true}));"
+            )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # Console errors too: a CSP violation or a failed request shows only there.
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def goto(self, route: str) -> None:
+        self.page.goto(f"{self.base}/{route}")
+
+    def shot(self, label: str) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{label}.png"))
+
+    def cell_point(self, selector: str, row: int, col: int) -> tuple[float, float]:
+        """The page coordinates of a cell's centre on a board canvas."""
+        canvas = self.page.locator(selector)
+        box = canvas.bounding_box()
+        assert box is not None
+        cols = int(canvas.get_attribute("data-cols") or 0)
+        rows = int(canvas.get_attribute("data-rows") or 0)
+        return (
+            box["x"] + (col + 0.5) * box["width"] / cols,
+            box["y"] + (row + 0.5) * box["height"] / rows,
+        )
+
+    def click_cell(self, selector: str, row: int, col: int) -> None:
+        self.page.mouse.click(*self.cell_point(selector, row, col))
+
+    def close(self) -> None:
+        self.context.close()
