@@ -73,7 +73,9 @@ export const progress = () => call("GET", "/api/me/progress", undefined, { auth:
 export const mergeProgress = (solutions) => call("POST", "/api/me/progress", { solutions }, { auth: true });
 
 // Scores
-export const submit = (levelId, lurd) => call("POST", "/api/scores", { level_id: levelId, lurd }, { auth: true });
+/** Submit a solution; `seconds` (how long it took) only paces the ghost of this solution. */
+export const submit = (levelId, lurd, seconds = null) =>
+  call("POST", "/api/scores", seconds === null ? { level_id: levelId, lurd } : { level_id: levelId, lurd, seconds: Math.round(seconds * 10) / 10 }, { auth: true });
 /** A leaderboard; signed in, the server adds the player's own entry as `me`. */
 export function leaderboard(levelId, board, limit = 10) {
   return call("GET", `/api/leaderboard?level=${q(levelId)}&board=${q(board)}&limit=${limit}`, undefined, { auth: Boolean(player()) });

@@ -73,11 +73,13 @@ export async function mergeProgress() {
     }
   }
   let refused = 0;
+  let server;
   if (solutions.length) {
-    const answer = await capi.mergeProgress(solutions);
+    const answer = await capi.mergeProgress(solutions.slice(0, 500));
     refused = Array.isArray(answer?.refused) ? answer.refused.length : Number(answer?.refused || 0);
+    server = answer?.levels;
   }
-  const server = (await capi.progress()).levels || {};
+  if (!server) server = (await capi.progress()).levels || {};
   let received = 0;
   const unknown = Object.keys(server).filter((id) => !keyOfLevelId(id));
   for (const id of unknown) {

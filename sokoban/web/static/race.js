@@ -17,7 +17,7 @@ import { $, el, announce, copyText, markFirstFrame, prefs, shareRoute } from "./
 let S = null;
 let view = null;
 
-const SEND_EVERY_MS = 120; // progress messages at most this often (the server rate-limits)
+const SEND_EVERY_MS = 250; // progress messages at most this often (the server allows 5 a second)
 const GHOST_PACE_S = 0.25; // seconds a step when a ghost's solution has no recorded time
 
 function say(text) {

@@ -32,7 +32,7 @@ export function opened({ source, json, key }) {
     return;
   }
   players.rememberLevel(key, levelId);
-  current = { levelId, key, daily: source.kind === "daily" ? source : null, json };
+  current = { levelId, key, daily: source.kind === "daily" ? source : null, json, openedAt: performance.now() };
   if (current.daily) {
     $("play-where").textContent = `Daily challenge of ${source.date} (${source.band})`;
   }
@@ -127,7 +127,7 @@ async function refresh() {
   if (yours) parts.push(`Your best: ${counts(byMoves.me)} (rank ${byMoves.me?.rank ?? "-"} by moves), ${counts(byPushes.me)} (rank ${byPushes.me?.rank ?? "-"} by pushes).`);
   else if (local) parts.push(`Your best here: ${counts(local.moves)}; ${counts(local.pushes)}.`);
   parts.push(`Board's best: ${counts(byMoves.entries[0])} by moves; ${counts(byPushes.entries[0])} by pushes.`);
-  parts.push(opt ? `${state.daily ? "Par" : "Optimum"}: ${opt.moves ?? "?"} moves, ${opt.pushes ?? "?"} pushes.` : "Optimum: not known.");
+  parts.push(opt ? `${state.daily ? "Par" : "Proven optimum"}: ${opt.pushes} pushes (${opt.moves} moves).` : "Optimum: not known.");
   summary.textContent = parts.join(" ");
   for (const [result, [board]] of [[byMoves, BOARDS[0]], [byPushes, BOARDS[1]]]) fill($(`board-${board}`), result);
 }
@@ -167,7 +167,8 @@ export async function submit(lurd, { pasted = false } = {}) {
   }
   say("Sending the solution to the server, which replays it...");
   try {
-    const r = await capi.submit(state.levelId, lurd);
+    const seconds = pasted ? null : Math.min(86400, (performance.now() - state.openedAt) / 1000);
+    const r = await capi.submit(state.levelId, lurd, seconds);
     say(`Verified by the server: ${r.moves} moves, ${r.pushes} pushes; rank ${r.rank_moves} by moves, `
       + `${r.rank_pushes} by pushes${r.improved ? " (a new best)" : " (not better than your best)"}.`);
   } catch (error) {
