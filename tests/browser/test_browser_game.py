@@ -28,6 +28,8 @@ def _counters(web: Page) -> tuple[int, int]:
 
 
 def _lurd(web: Page) -> str:
+    if web.page.locator("#solved[open]").count():
+        web.page.keyboard.press("Escape")
     web.page.click("#copy-lurd")
     text = web.page.locator("#lurd-out").inner_text()
     return "" if text.startswith("(") else text
@@ -36,7 +38,7 @@ def _lurd(web: Page) -> str:
 def _play(web: Page, cid: str, index: int) -> None:
     web.goto(f"#/play/{cid}/{index}")
     web.page.wait_for_selector("#screen-play:not([hidden])")
-    web.page.wait_for_function("document.querySelector('#play-canvas').dataset.moves !== undefined")
+    web.page.wait_for_selector("#play-canvas[data-moves]")
 
 
 def test_solve_by_keys_shows_the_solved_overlay(web: Page, collection_id: str) -> None:
@@ -89,7 +91,7 @@ def test_undo_redo_restart_and_history_kept_on_reload(web: Page, collection_id: 
     assert _counters(web)[0] == 1
     # Reload: the history and its redo tail come back.
     web.page.reload()
-    web.page.wait_for_function("document.querySelector('#play-canvas').dataset.moves === '1'")
+    web.page.wait_for_function("() => document.querySelector('#play-canvas').dataset.moves === '1'")
     web.page.keyboard.press("y")
     web.page.keyboard.press("y")
     assert _lurd(web) == full
@@ -125,7 +127,7 @@ def test_hint_plays_the_next_push_and_solve_finishes(web: Page, collection_id: s
     _play(web, collection_id, 2)
     web.page.keyboard.press("i")
     web.page.wait_for_function(
-        "document.querySelector('#pushes').textContent === '1'", timeout=30_000
+        "() => document.querySelector('#pushes').textContent === '1'", timeout=30_000
     )
     assert "Hint" in web.page.locator("#notice-text").inner_text()
     web.page.click("#solve")
@@ -158,7 +160,7 @@ def test_replay_steps_by_move_and_by_push(web: Page, collection_id: str) -> None
     assert at() == 5
     p.click("#replay-start")
     p.click("#replay-play")
-    p.wait_for_function("document.querySelector('#replay-move').textContent === '6'")
+    p.wait_for_function("() => document.querySelector('#replay-move').textContent === '6'")
     assert "solves the level" in p.locator("#replay-message").inner_text()
     web.shot("replay")
     # A pasted LURD with an illegal third step stops before it.
@@ -207,7 +209,7 @@ def test_editor_validate_save_play_and_share(web: Page) -> None:
     web.shot("editor")
     p.click("#edit-solve")
     p.wait_for_function(
-        "document.querySelector('#edit-message').textContent.startsWith('Solvable')",
+        "() => document.querySelector('#edit-message').textContent.startsWith('Solvable')",
         timeout=30_000,
     )
     assert "2 pushes" in p.locator("#edit-message").inner_text()
@@ -227,7 +229,7 @@ def test_editor_validate_save_play_and_share(web: Page) -> None:
     p.goto(url)
     p.wait_for_selector("#screen-play:not([hidden])")
     assert p.locator("#play-title").inner_text() == "My corridor"
-    for _ in range(2):
+    for _ in range(3):  # a walk and two pushes
         p.keyboard.press("ArrowRight")
     p.wait_for_selector("#solved[open]")
 
@@ -246,3 +248,23 @@ def test_a_hostile_title_stays_text(web: Page, collection_id: str) -> None:
     assert p.evaluate("typeof window.__pwned") == "undefined"
     assert p.locator("img").count() == 0
     assert p.locator("main script, main b").count() == 0
+
+
+def test_a_dead_push_is_marked_and_undone_to_a_solvable_position(
+    web: Page, collection_id: str
+) -> None:
+    p = web.page
+    _play(web, collection_id, 4)
+    p.keyboard.press("ArrowRight")  # a push towards the goals: still solvable
+    p.keyboard.press("ArrowUp")
+    p.keyboard.press("ArrowLeft")  # the other box against the left wall, no goal there: dead
+    p.wait_for_selector('#play-canvas[data-dead="true"]')
+    assert "Dead position" in p.locator("#notice-text").inner_text()
+    web.shot("dead")
+    p.click("#rewind")
+    p.wait_for_selector('#play-canvas[data-dead="false"]')
+    kept = _counters(web)[0]
+    level = _level(4)
+    lurd = replay(level, "rul").solution.lurd()
+    assert lurd == "RuL" and kept == 2 and _lurd(web) == lurd[:kept]
+    assert p.locator("#redo").is_enabled()  # the dead push can be redone

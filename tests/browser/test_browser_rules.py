@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import random
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,9 @@ def _rle(lurd: str) -> str:
     return "".join(out)
 
 
+@functools.cache
 def corpus() -> list[dict[str, Any]]:
+    """The cases, made once a session."""
     rng = random.Random(10)
     levels: list[tuple[Level, list[str]]] = []
     for name in ("tiny.xsb", "variants.xsb", "sok.sok"):

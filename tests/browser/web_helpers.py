@@ -80,6 +80,7 @@ class Page:
                 " JSON.stringify({speed: 'instant', speedChosen: true}));"
             )
         self.page = self.context.new_page()
+        self.page.set_default_timeout(10_000)
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 

@@ -88,14 +88,15 @@ export function paint(ctx, level, s, opts = {}) {
     disc(x + s / 2, y + s / 2, GOAL_RADIUS * s, colours.goal);
   }
   if (opts.targets) {
-    ctx.strokeStyle = MARK.target;
-    ctx.lineWidth = Math.max(2, s * 0.08);
+    // Where the selected box can go: soft rounded marks, under any box or player.
+    ctx.fillStyle = MARK.target;
+    ctx.globalAlpha = 0.35;
     for (const c of opts.targets) {
       const [x, y] = xy(c);
-      ctx.setLineDash([Math.max(2, s * 0.12), Math.max(2, s * 0.08)]);
-      ctx.strokeRect(x + s * 0.2, y + s * 0.2, s * 0.6, s * 0.6);
+      roundRect(ctx, x + s * 0.28, y + s * 0.28, s * 0.44, s * 0.44, s * 0.1);
+      ctx.fill();
     }
-    ctx.setLineDash([]);
+    ctx.globalAlpha = 1;
   }
   const line = Math.max(1, LINE * s);
   ctx.lineWidth = line;

@@ -119,7 +119,8 @@ export async function showCollection(cid) {
     const key = store.levelKey(R.formatBoard(level));
     const b = best[key];
     if (b) solvedCount += 1;
-    const label = json.title ? `${json.index}. ${json.title}` : `Level ${json.index}`;
+    const label = json.title && json.title !== String(json.index)
+      ? `${json.index}. ${json.title}` : `Level ${json.index}`;
     const link = el("a", { href: `#/play/${encodeURIComponent(cid)}/${json.index}` });
     link.append(thumb(level), el("span", { class: "name", text: label }));
     if (b) {

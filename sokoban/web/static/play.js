@@ -315,8 +315,9 @@ function drag(from, to) {
 
 // --- notices and the solver ------------------------------------------------------------------
 
-function notice(text, { rewind = false } = {}) {
+function notice(text, { rewind = false, kind = "info" } = {}) {
   $("notice").hidden = false;
+  $("notice").dataset.kind = kind;
   $("notice-text").textContent = text;
   $("rewind").hidden = !rewind;
 }
@@ -351,9 +352,9 @@ async function checkDead() {
     ? { reason: verdict.reason || "dead position", boxes: new Set((verdict.dead_boxes || []).map(([r, c]) => r * w + c)) }
     : null;
   if (state.dead) {
-    notice(`Dead position: ${state.dead.reason}. No solution from here.`, { rewind: true });
+    notice(`Dead position (${state.dead.reason}): no solution from here.`, { rewind: true, kind: "dead" });
     announce(`Dead position: ${state.dead.reason}.`);
-  } else if (!$("notice-text").textContent.startsWith("Hint")) {
+  } else if ($("notice").dataset.kind === "dead") {
     hideNotice();
   }
   if (!state.animating) render();
@@ -372,7 +373,7 @@ async function plan() {
     return state.plan;
   }
   if (result.status === "unsolvable") {
-    notice("No solution from here: the solver proved it.", { rewind: true });
+    notice("No solution from here: the solver proved it.", { rewind: true, kind: "dead" });
   } else {
     notice(`The solver found no solution (${result.message || result.status}).`);
   }
@@ -413,7 +414,7 @@ export async function prove() {
       state.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
       notice(`Solvable: a solution of ${result.pushes} pushes exists from here${result.optimal ? " (optimal)" : ""}.`);
     } else if (result.status === "unsolvable") {
-      notice("Unsolvable: no solution exists from here.", { rewind: state.game.cursor > 0 });
+      notice("Unsolvable: no solution exists from here.", { rewind: state.game.cursor > 0, kind: "dead" });
     } else {
       notice(`Undecided: ${result.message || result.status}.`);
     }
@@ -433,6 +434,10 @@ export async function rewind() {
     const back = state.game.cursor - result.steps;
     state.game.seek(result.steps);
     afterJump();
+    if (result.solution) {
+      const { steps } = R.replay(state.game.position, result.solution);
+      state.plan = { steps, optimal: false };
+    }
     notice(`Back ${back} moves, to the last solvable position (redo brings them back).`);
   } catch (error) {
     notice(`Cannot rewind: ${error.message}`);
