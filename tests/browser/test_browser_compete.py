@@ -1,0 +1,224 @@
+"""Issue 11 in a real browser: two players race each other and see each other's progress live
+and the same ranking; the daily puzzle is the same for two players; a forged solution is
+refused with the server's reason; the leaderboards' order; progress merged on sign-in; a
+ghost race. Counts come from the Python rules (``sokoban.lurd``), the server's oracle."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from web_helpers import LEVELS, Page, get_json
+
+from sokoban import Level, xsb
+from sokoban.lurd import replay
+
+pytestmark = pytest.mark.browser
+
+KEYS = {"l": "ArrowLeft", "u": "ArrowUp", "r": "ArrowRight", "d": "ArrowDown"}
+
+
+def _level(index: int) -> Level:
+    return list(xsb.iter_levels(LEVELS))[index - 1]
+
+
+def _call(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
+    """The server's JSON API from the test (players and scores made without a browser)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def _press(web: Page, lurd: str) -> None:
+    for letter in lurd:
+        web.page.keyboard.press(KEYS[letter.lower()])
+
+
+def _sign_in(web: Page, name: str) -> None:
+    web.goto("#/player")
+    web.page.fill("#player-name", name)
+    web.page.click("#player-form button[type=submit]")
+    web.page.wait_for_selector("#player-in:not([hidden])")
+    web.page.wait_for_function("() => /merged|could not/.test(document.querySelector('#player-message').textContent)")
+    assert web.page.locator("#player-link").inner_text() == name
+
+
+def _token(web: Page) -> str:
+    value = web.page.evaluate("() => localStorage.getItem('sokoban:player')")
+    return str(json.loads(value)["token"])
+
+
+def _racer(web: Page, name: str) -> dict[str, str]:
+    """A row of the race's players table, by column."""
+    row = web.page.locator(f'#race-players tbody tr[data-name="{name}"] td')
+    cells = row.all_inner_texts()
+    return dict(zip(("rank", "name", "moves", "pushes", "goals", "state"), cells, strict=False))
+
+
+def test_two_players_race_see_each_other_live_and_the_same_ranking(
+    browser: Any, server: str, collection_id: str
+) -> None:
+    ann = Page(browser, server, "race-ann")
+    bob = Page(browser, server, "race-bob")
+    try:
+        _sign_in(ann, "Ann")
+        ann.goto(f"#/race/new?level={collection_id}%2F1")
+        ann.page.wait_for_selector("#race-form:not([hidden])")
+        ann.page.select_option("#race-countdown", "3")
+        ann.shot("new")
+        ann.page.click("#race-form button[type=submit]")
+        ann.page.wait_for_selector("#race-lobby:not([hidden])")
+        link = ann.page.input_value("#race-link")
+        code = link.rsplit("/", 1)[1]
+        assert len(code) >= 22  # >= 128 bits in URL-safe base64 or hex
+        # Bob follows the link, picks a name and joins; Ann sees him arrive.
+        bob.page.goto(link)
+        bob.page.wait_for_selector("#race-name-form:not([hidden])")
+        bob.page.fill("#race-name", "Bob")
+        bob.page.click("#race-name-form button[type=submit]")
+        ann.page.wait_for_selector('#race-players tr[data-name="Bob"]')
+        bob.page.wait_for_selector('#race-players tr[data-name="Ann"]')
+        ann.shot("lobby")
+        ann.page.click("#race-start")
+        for web in (ann, bob):
+            web.page.wait_for_function("() => document.querySelector('#race-status').textContent.startsWith('Starts in')")
+        bob.shot("countdown")
+        for web in (ann, bob):
+            web.page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'", timeout=15_000)
+        # Ann pushes one box onto its goal: Bob sees it live.
+        ann.page.focus("#race-canvas")
+        _press(ann, "rRl")
+        bob.page.wait_for_function(
+            "() => document.querySelector('#race-players tr[data-name=\"Ann\"] td:nth-child(3)').textContent === '3'"
+        )
+        seen = _racer(bob, "Ann")
+        assert (seen["moves"], seen["pushes"], seen["goals"]) == ("3", "1", "1 / 2")
+        bob.shot("running")
+        # Bob solves in 6 moves, Ann in 8: solved first, then fewer moves.
+        bob.page.focus("#race-canvas")
+        _press(bob, "rRlldR")
+        ann.page.wait_for_function(
+            "() => document.querySelector('#race-players tr[data-name=\"Bob\"] td:nth-child(6)').textContent.includes('solved')"
+        )
+        _press(ann, "rlldR")
+        expected = {"Bob": replay(_level(1), "rRlldR").metrics, "Ann": replay(_level(1), "rRlrlldR").metrics}
+        for web in (ann, bob):
+            web.page.wait_for_selector("#race-result:has-text('Race over')", timeout=15_000)
+            text = web.page.locator("#race-result").inner_text()
+            assert text.index("1. Bob") < text.index("2. Ann"), text
+            for name, metrics in expected.items():
+                row = _racer(web, name)
+                assert (row["moves"], row["pushes"]) == (str(metrics.moves), str(metrics.pushes))
+            assert web.page.locator("#race-players tbody tr").all_inner_texts()[0].startswith("1")
+        ann.shot("finished")
+        state = get_json(f"{server}/api/races/{code}")
+        assert [p["name"] for p in sorted(state["players"], key=lambda p: p["rank"])] == ["Bob", "Ann"]
+        # Each result replays: Bob's link opens the replay screen with his 6 moves.
+        ann.page.click('#race-players tr[data-name="Bob"] a.replay-link')
+        ann.page.wait_for_selector("#screen-replay:not([hidden])")
+        ann.page.wait_for_function("() => document.querySelector('#replay-total').textContent === '6'")
+        assert not ann.errors and not bob.errors, ann.errors + bob.errors
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str) -> None:
+    today = get_json(f"{server}/api/daily")
+    boards = []
+    pages = [Page(browser, server, f"daily-{n}") for n in (1, 2)]
+    try:
+        for web in pages:
+            web.goto("#/daily")
+            web.page.wait_for_selector("#compete-panel:not([hidden]) #daily-countdown")
+            web.page.click("#describe")
+            boards.append(web.page.locator("#board-text").inner_text())
+        assert boards[0] == boards[1]
+        assert pages[0].page.locator("#play-title").inner_text() == f"Daily {today['date']}"
+        # Before solving, the par and the day's board stay hidden; the countdown runs.
+        assert pages[0].page.locator("#score-summary").inner_text().startswith("Solve it")
+        assert pages[0].page.locator("#daily-countdown").inner_text().count(":") == 2
+        pages[0].shot("today")
+        # The archive lists past days (today too, if the server counts it), each playable.
+        pages[1].goto("#/daily/archive")
+        pages[1].page.wait_for_selector("#daily-archive tbody tr")
+        pages[1].shot("archive")
+        for web in pages:
+            assert not web.errors, web.errors
+    finally:
+        for web in pages:
+            web.close()
+
+
+def test_forged_solution_refused_leaderboards_ordered_progress_merged(
+    web: Page, server: str, collection_id: str
+) -> None:
+    room = f"{collection_id}/4"
+    # Three players by the API: the best by moves is not the best by pushes.
+    solutions = {
+        "Zed": "RRllluRRR",  # 9 moves, 5 pushes: first on both
+        "Xia": "RRllluRurDrddlUluRR",  # 19 moves, 7 pushes
+        "Yul": "lrlrlrlrlrlrRRllluRRR",  # 21 moves, 5 pushes
+    }
+    metrics = {name: replay(_level(4), lurd).metrics for name, lurd in solutions.items()}
+    assert [(m.moves, m.pushes) for m in metrics.values()] == [(9, 5), (19, 7), (21, 5)]
+    for name, lurd in solutions.items():
+        token = _call("POST", f"{server}/api/players", {"name": name})["token"]
+        _call("POST", f"{server}/api/scores", {"level_id": room, "lurd": lurd}, token)
+    # Solve level 1 without a name: progress stays local...
+    web.goto(f"#/play/{collection_id}/1")
+    web.page.wait_for_selector("#compete-panel:not([hidden])")
+    web.page.focus("#play-canvas")
+    _press(web, "rRlldR")
+    web.page.wait_for_selector("#solved[open]")
+    assert "Pick a name" in web.page.locator("#solved-server").inner_text()
+    web.page.keyboard.press("Escape")
+    # ...and is merged into the server's on sign-in.
+    _sign_in(web, "Wes")
+    progress = _call("GET", f"{server}/api/me/progress", token=_token(web))
+    assert progress["levels"][f"{collection_id}/1"]["moves"]["moves"] == 6
+    # The leaderboards of the room, in the order of each board.
+    web.goto(f"#/play/{collection_id}/4")
+    web.page.wait_for_selector("#board-moves tbody tr[data-rank]")
+    names = {
+        board: [r.split("\t")[1] for r in web.page.locator(f"#board-{board} tbody tr").all_inner_texts()]
+        for board in ("moves", "pushes")
+    }
+    assert names == {"moves": ["Zed", "Xia", "Yul"], "pushes": ["Zed", "Yul", "Xia"]}
+    # A forged solution (a push through the wall) is refused with the server's reason.
+    web.page.click(".submit-lurd summary")
+    web.page.fill("#submit-lurd", "RRR")
+    web.page.click("#submit-lurd-send")
+    web.page.wait_for_selector("#score-status:has-text('Refused by the server')")
+    assert "step 3" in web.page.locator("#score-status").inner_text()
+    web.shot("refused")
+    # An honest one is ranked: 9 moves, 5 pushes after Zed (same counts, later).
+    web.page.fill("#submit-lurd", solutions["Zed"])
+    web.page.click("#submit-lurd-send")
+    web.page.wait_for_selector("#score-status:has-text('Verified by the server')")
+    web.page.wait_for_selector("#board-moves tbody tr.me")
+    assert web.page.locator("#board-moves tbody tr").all_inner_texts()[1].split("\t")[1] == "Wes"
+    web.shot("leaderboards")
+
+
+def test_ghost_race_against_your_best(web: Page, server: str, collection_id: str) -> None:
+    _sign_in(web, "Gus")
+    lurd = "lrlrlrlrlrlrRRllluRRR"  # 21 moves, at 0.1 s a move
+    _call("POST", f"{server}/api/scores", {"level_id": f"{collection_id}/4", "lurd": lurd, "seconds": 2.1}, _token(web))
+    web.goto(f"#/ghost/{collection_id}/4?source=best")
+    web.page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'", timeout=15_000)
+    web.page.wait_for_function(
+        "() => Number(document.querySelector('#race-players tbody tr:nth-child(2) td:nth-child(3)').textContent) > 2"
+    )
+    web.shot("ghost")
+    web.page.focus("#race-canvas")
+    _press(web, "RRllluRRR")
+    web.page.wait_for_selector("#race-result:has-text('You solved it')")
+    assert web.page.locator("#race-canvas").get_attribute("data-moves") == "9"
