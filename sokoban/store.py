@@ -45,6 +45,9 @@ def database_url(value: str | os.PathLike[str] | None = None) -> str:
     if value is None:
         value = default_path()
     text = os.fspath(value)
+    if text.startswith(("postgresql://", "postgres://")):
+        # psycopg 3 (the ``postgresql`` extra), not SQLAlchemy's default psycopg2.
+        return "postgresql+psycopg://" + text.split("://", 1)[1]
     if "://" in text:
         return text
     return f"sqlite:///{Path(text).expanduser().resolve()}"
@@ -98,10 +101,17 @@ def _m1_saved_levels(conn: Connection) -> None:
     )
 
 
+def _m2_records(conn: Connection) -> None:
+    from sokoban.records import migrate_v2
+
+    migrate_v2(conn)
+
+
 #: ``(description, function(connection))`` in order; version ``n`` is the n-th (1-based).
 #: Append only.
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("saved levels (the player's collection)", _m1_saved_levels),
+    ("players, scores, daily levels, races", _m2_records),
 ]
 
 

@@ -25,3 +25,7 @@ def shared_levels() -> Path:
 def data_dir() -> Path:
     """tests/data: the project's own small level files."""
     return DATA
+
+
+# Databases for the storage tests: SQLite and a throwaway PostgreSQL (tests/db_fixtures.py).
+from db_fixtures import database_url, postgresql  # noqa: E402, F401

@@ -53,20 +53,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.processes, settings.queue, settings.cache, settings.memory, warm=settings.warm
     )
 
+    users = 0  # running lifespans: a test client inside another shares its pool
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         import anyio.to_thread
 
-        if settings.warm:
-            from sokoban.web.pool import warm
+        nonlocal users
+        if users == 0:
+            if settings.warm:
+                from sokoban.web.pool import warm
 
-            await anyio.to_thread.run_sync(warm)  # the in-process check's kernels
-        await anyio.to_thread.run_sync(pool.start)
+                await anyio.to_thread.run_sync(warm)  # the in-process check's kernels
+            await anyio.to_thread.run_sync(pool.start)
+        users += 1
         try:
-            yield
+            async with compete.running(app):
+                yield
         finally:
-            pool.close()
-            store.close()
+            users -= 1
+            if users == 0:
+                pool.close()
+                store.close()
 
     app = FastAPI(
         title="sokoban",
@@ -81,10 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(SecurityHeaders)
 
-    from sokoban.web import levels, pages, play, solve
+    from sokoban.web import compete, levels, pages, play, solve
 
     for module in (levels, solve, play, pages):
         app.include_router(module.router)
+    compete.install(app, app.state.sokoban)  # players, scores, daily, races
     pages.mount_static(app)
     return app
 

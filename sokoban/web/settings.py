@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import Request
 
 if TYPE_CHECKING:
+    from sokoban.records import DailyRow
     from sokoban.store import Store
     from sokoban.web.library import Library
     from sokoban.web.pool import SolverPool
@@ -33,6 +36,12 @@ class Settings:
     - ``max_body``: largest request body, in bytes (413 past it).
     - ``memory``: search memory of one solve, in bytes.
     - ``warm``: compile the kernels (in every solver and in the server) at start-up.
+    - ``daily_ahead``: days of daily levels made ahead of today (0: today only; -1: none
+      are made, for servers that only read them).
+    - ``daily_maker``: makes a day's level (``function(date) -> DailyRow``) in a thread of
+      this process instead of the generator in a background process (tests).
+    - ``rate``: score submissions and race messages per second per player (bursts of
+      four times as many); ``address_rate``: the same per client address.
     """
 
     collections: tuple[Path, ...] = ()
@@ -44,6 +53,10 @@ class Settings:
     max_body: int = 1 << 20
     memory: int = 512 << 20
     warm: bool = True
+    daily_ahead: int = 7
+    daily_maker: Callable[[datetime.date], DailyRow] | None = None
+    rate: float = 5.0
+    address_rate: float = 50.0
 
     def __post_init__(self) -> None:
         if self.solvers is not None and self.solvers < 1:
