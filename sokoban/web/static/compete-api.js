@@ -93,10 +93,14 @@ export const startRace = (code) => call("POST", `/api/races/${q(code)}/start`, u
 export const ghost = (levelId, source) =>
   call("GET", `/api/ghost?level=${q(levelId)}&source=${q(source)}`, undefined, { auth: Boolean(player()) });
 
-/** The race's live socket (same host; the token in the query, as browsers cannot set headers). */
+/**
+ * The race's live socket (same host). The token goes as the first message, not in the URL
+ * (URLs end up in logs); without one the socket only watches.
+ */
 export function raceSocket(code) {
   const me = player();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const token = me ? `?token=${q(me.token)}` : "";
-  return new WebSocket(`${scheme}://${location.host}/api/races/${q(code)}/ws${token}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/api/races/${q(code)}/ws`);
+  if (me) socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: me.token })));
+  return socket;
 }

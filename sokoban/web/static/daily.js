@@ -7,7 +7,7 @@ import * as capi from "./compete-api.js";
 import * as store from "./progress.js";
 import * as players from "./players.js";
 import * as play from "./play.js";
-import { $, el } from "./ui.js";
+import { $, el, showError } from "./ui.js";
 import { clock } from "./scores.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -15,7 +15,19 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Open today's puzzle (date null) or a past day's for play. */
 export async function openDay(date, { show, current }) {
   if (date !== null && !DATE.test(date)) throw new Error(`not a day: ${date} (YYYY-MM-DD)`);
-  const day = await capi.daily(date);
+  let day;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      day = await capi.daily(date);
+      break;
+    } catch (error) {
+      // 503 while the server is still making the day's level (seconds, on a fresh start).
+      if (error.status !== 503 || attempt >= 20 || !current()) throw error;
+      showError("The day's puzzle is being made: a few seconds...");
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+  }
+  showError("");
   if (!current()) return;
   let level;
   try {
@@ -31,7 +43,7 @@ export async function openDay(date, { show, current }) {
     nextAt: new Date(Date.now() + (day.seconds_left ?? 0) * 1000).toISOString(),
   };
   show("play");
-  play.open(level, `Daily ${day.date}`, source, { ...day.level, optimal: null });
+  play.open(level, `Daily ${day.date}`, source, day.level);
   $("play-canvas").focus({ preventScroll: true });
 }
 

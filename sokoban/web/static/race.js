@@ -17,7 +17,7 @@ import { $, el, announce, copyText, markFirstFrame, prefs, shareRoute } from "./
 let S = null;
 let view = null;
 
-const SEND_EVERY_MS = 250; // progress messages at most this often (the server allows 5 a second)
+const SEND_EVERY_MS = 150; // progress at most this often (the server takes ~10 a second)
 const GHOST_PACE_S = 0.25; // seconds a step when a ghost's solution has no recorded time
 
 function say(text) {
@@ -244,7 +244,7 @@ function scheduleProgress() {
 }
 
 function connect() {
-  if (!capi.player() || S.socket) return;
+  if (S.socket) return;
   const state = S;
   const socket = capi.raceSocket(S.code);
   S.socket = socket;
@@ -258,7 +258,8 @@ function connect() {
       return;
     }
     if (data && data.type === "state") update(data);
-    else if (data && data.type === "error") $("race-status").textContent = `The server says: ${data.detail || data.message}`;
+    // A dropped progress message (429) is caught up by the next; other refusals are shown.
+    else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
   };
   socket.onclose = () => {
     if (S !== state) return;
@@ -435,10 +436,7 @@ export async function openRace(code, { current }) {
   const first = await capi.race(code);
   if (!current() || S !== state) return;
   update(first);
-  if (first.status !== "finished") {
-    connect();
-    if (!capi.player()) startPolling();
-  }
+  if (first.status !== "finished") connect();
   $("race-canvas").focus({ preventScroll: true });
 }
 
@@ -477,7 +475,7 @@ async function create() {
 
 async function join() {
   try {
-    update(await capi.joinRace(S.code).then(() => capi.race(S.code)));
+    update(await capi.joinRace(S.code));
     if (S.socket) { S.socket.onclose = null; S.socket.close(); S.socket = null; }
     connect();
     say("You joined the race.");
