@@ -172,8 +172,8 @@ export async function submit(lurd, { pasted = false } = {}) {
     say(`Verified by the server: ${r.moves} moves, ${r.pushes} pushes; rank ${r.rank_moves} by moves, `
       + `${r.rank_pushes} by pushes${r.improved ? " (a new best)" : " (not better than your best)"}.`);
   } catch (error) {
-    const step = error.body && Number.isInteger(error.body.step) ? ` (step ${error.body.step + 1})` : "";
-    say(error.status === 422 ? `Refused by the server: ${error.message}${step}.` : `Not submitted: ${error.message}`);
+    // The server's reason names the failing step.
+    say(error.status === 422 ? `Refused by the server: ${error.message}.` : `Not submitted: ${error.message}`);
     return;
   }
   if (current === state) refresh();
