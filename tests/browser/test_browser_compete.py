@@ -151,13 +151,14 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
     try:
         for web in pages:
             web.goto("#/daily")
-            web.page.wait_for_selector("#compete-panel:not([hidden]) #daily-countdown")
+            web.page.wait_for_selector("#compete-panel:not([hidden])")
+            web.page.wait_for_selector("#play-where #daily-countdown")
             web.page.click("#describe")
             boards.append(web.page.locator("#board-text").inner_text())
         assert boards[0] == boards[1]
         assert pages[0].page.locator("#play-title").inner_text() == f"Daily {today['date']}"
         # Before solving, the par and the day's board stay hidden; the countdown runs.
-        assert pages[0].page.locator("#score-summary").inner_text().startswith("Solve it")
+        assert "Solve it to see the par" in pages[0].page.locator("#score-summary").inner_text()
         assert pages[0].page.locator("#daily-countdown").inner_text().count(":") == 2
         pages[0].shot("today")
         # The archive lists past days (today too, if the server counts it), each playable.

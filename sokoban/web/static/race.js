@@ -124,11 +124,11 @@ function render() {
 function paintGhost(ctx, level, s, game) {
   const w = level.width;
   ctx.save();
-  ctx.globalAlpha = 0.45;
+  ctx.globalAlpha = 0.7;
   ctx.setLineDash([Math.max(2, s * 0.1), Math.max(2, s * 0.07)]);
   ctx.lineWidth = Math.max(2, s * 0.07);
   ctx.strokeStyle = "#5a2d82";
-  ctx.fillStyle = "rgba(154, 106, 201, 0.35)";
+  ctx.fillStyle = "rgba(140, 80, 200, 0.35)";
   for (const b of game.boxes) {
     const x = (b % w) * s;
     const y = Math.floor(b / w) * s;
@@ -317,6 +317,11 @@ function lobby() {
   $("race-title").textContent = `Race ${state.level?.title ? `on ${state.level.title}` : ""}`.trim();
 }
 
+function tags(you, host) {
+  const t = [you ? "you" : null, host ? "host" : null].filter(Boolean);
+  return t.length ? ` (${t.join(", ")})` : "";
+}
+
 /** The others' rows: ranked at the end, else by boxes on goals. */
 function table() {
   const body = $("race-players").tBodies[0];
@@ -327,11 +332,11 @@ function table() {
   body.replaceChildren();
   const total = S.level ? S.level.boxes.size : 0;
   rows.forEach((p, i) => {
-    let state = p.solved ? "solved" : p.finished ? "gave up" : "";
+    let state = p.solved ? `solved${p.seconds ? ` in ${p.seconds.toFixed(1)} s` : ""}` : p.finished ? "gave up" : "";
     if (finished && !p.solved) state = "not solved";
     const cells = [
       el("td", { text: finished && p.rank ? String(p.rank) : String(i + 1) }),
-      el("td", { text: p.name + (me && p.name === me.name ? " (you)" : "") + (p.name === S.state.host ? " (host)" : "") }),
+      el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === S.state.host) }),
       el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
       el("td", { text: `${p.boxes_on_goals} / ${total}` }),
       el("td", {}, state),
@@ -521,7 +526,7 @@ export async function openGhost(levelId, source, { current }) {
   players.rememberLevel(store.levelKey(R.formatBoard(S.level)), levelId);
   const { steps } = R.replay(S.level, stored.lurd);
   const pace = stored.seconds && steps.length ? stored.seconds / steps.length : GHOST_PACE_S;
-  S.ghost = { name: stored.name || GHOST_NAMES[source], steps, game: new R.Game(S.level), pace, index: 0, started: false, timer: null, done: false };
+  S.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(S.level), pace, index: 0, started: false, timer: null, done: false };
   S.startsAt = Date.now() + 3000;
   $("race-result").textContent = `The ghost plays ${stored.name || GHOST_NAMES[source]}'s solution: ${steps.length} moves in ${(pace * steps.length).toFixed(1)} s.`;
   ghostTable();
@@ -566,10 +571,10 @@ function ghostTable() {
   if (!g) return;
   const total = S.level.boxes.size;
   const row = (name, game, done) => el("tr", { "data-name": name },
-    el("td", { text: "" }), el("td", { text: name }),
+    el("td", { text: "" }), el("td", { class: "name", text: name }),
     el("td", { text: String(game.moves) }), el("td", { text: String(game.pushes) }),
     el("td", { text: `${onGoals(S.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
-  $("race-players").tBodies[0].replaceChildren(row("You", S.game, S.game.solved), row(`Ghost: ${g.name}`, g.game, g.done));
+  $("race-players").tBodies[0].replaceChildren(row("You", S.game, S.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
 }
 
 // --- wiring ----------------------------------------------------------------------------------

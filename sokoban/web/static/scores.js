@@ -33,9 +33,6 @@ export function opened({ source, json, key }) {
   }
   players.rememberLevel(key, levelId);
   current = { levelId, key, daily: source.kind === "daily" ? source : null, json, openedAt: performance.now() };
-  if (current.daily) {
-    $("play-where").textContent = `Daily challenge of ${source.date} (${source.band})`;
-  }
   build(panel);
   refresh();
 }
@@ -47,12 +44,14 @@ function build(panel) {
   const head = el("div", { class: "compete-head" },
     el("h2", { text: current.daily ? "Today's challenge" : "Scores" }));
   if (current.daily) {
-    head.append(el("p", { class: "daily-line" },
-      current.daily.today ? "Next puzzle in " : "A past day: ",
-      current.daily.today ? el("output", { id: "daily-countdown", "data-next": current.daily.nextAt }) : el("a", { href: "#/daily", text: "today's puzzle" }),
-      ". ", el("a", { href: "#/daily/archive", text: "Past days" }), "."));
+    // The day and the countdown sit under the title, in sight above the board.
+    const d = current.daily;
+    $("play-where").replaceChildren(`Daily challenge of ${d.date} (${d.band}). `,
+      d.today ? "Next puzzle in " : el("a", { href: "#/daily", text: "Today's puzzle" }),
+      d.today ? el("output", { id: "daily-countdown", "data-next": d.nextAt }) : "",
+      ". ", el("a", { href: "#/daily/archive", text: "Past days" }), ".");
   }
-  head.append(el("p", { id: "score-summary" }));
+  head.append(el("dl", { id: "score-summary", class: "score-summary" }));
   if (!me) {
     head.append(el("p", { class: "muted" }, el("a", { href: "#/player", text: "Pick a name" }),
       " to put your solutions on the leaderboards (playing without one keeps your progress in this browser)."));
@@ -105,8 +104,9 @@ async function refresh() {
   const state = current;
   const summary = $("score-summary");
   const optimal = state.json?.optimal || (state.daily ? state.daily.par : null);
+  const line = (label, text) => [el("dt", { text: label }), el("dd", { text })];
   if (!revealed()) {
-    summary.textContent = "Solve it to see the par and the day's leaderboard.";
+    summary.replaceChildren(...line("Par", "Solve it to see the par and the day's leaderboard."));
     $("score-boards").hidden = true;
     return;
   }
@@ -115,20 +115,27 @@ async function refresh() {
   try {
     results = await Promise.all(BOARDS.map(([board]) => capi.leaderboard(state.levelId, board, 10)));
   } catch (error) {
-    if (mine === seq) summary.textContent = `The leaderboards are unavailable: ${error.message}`;
+    if (mine === seq) summary.replaceChildren(...line("Leaderboards", `unavailable: ${error.message}`));
     return;
   }
   if (mine !== seq || current !== state) return;
   const [byMoves, byPushes] = results;
   const opt = byMoves.optimal || optimal;
   const local = store.best(state.key);
-  const parts = [];
-  const yours = byMoves.me || byPushes.me;
-  if (yours) parts.push(`Your best: ${counts(byMoves.me)} (rank ${byMoves.me?.rank ?? "-"} by moves), ${counts(byPushes.me)} (rank ${byPushes.me?.rank ?? "-"} by pushes).`);
-  else if (local) parts.push(`Your best here: ${counts(local.moves)}; ${counts(local.pushes)}.`);
-  parts.push(`Board's best: ${counts(byMoves.entries[0])} by moves; ${counts(byPushes.entries[0])} by pushes.`);
-  parts.push(opt ? `${state.daily ? "Par" : "Proven optimum"}: ${opt.pushes} pushes (${opt.moves} moves).` : "Optimum: not known.");
-  summary.textContent = parts.join(" ");
+  // One line per claim; a best that is the same solution on both boards is said once.
+  const pair = (a, b, ra, rb) => {
+    if (!a && !b) return "none yet";
+    const rank = (r) => (r ? ` (#${r})` : "");
+    if (a && b && a.moves === b.moves && a.pushes === b.pushes) return `${counts(a)}${ra ? ` (#${ra} by moves, #${rb} by pushes)` : ""}`;
+    return `fewest moves: ${counts(a)}${rank(ra)}; fewest pushes: ${counts(b)}${rank(rb)}`;
+  };
+  const rows = [];
+  if (byMoves.me || byPushes.me) rows.push(line("Your best", pair(byMoves.me, byPushes.me, byMoves.me?.rank, byPushes.me?.rank)));
+  else if (local) rows.push(line("Your best (this browser)", pair(local.moves, local.pushes)));
+  rows.push(line("Board's best", pair(byMoves.entries[0], byPushes.entries[0])));
+  rows.push(line(state.daily ? "Par" : "Proven optimum",
+    opt ? `${opt.pushes} pushes (${opt.moves} moves)` : "not known"));
+  summary.replaceChildren(...rows.flat());
   for (const [result, [board]] of [[byMoves, BOARDS[0]], [byPushes, BOARDS[1]]]) fill($(`board-${board}`), result);
 }
 
@@ -145,7 +152,7 @@ function fill(table, result) {
   for (const e of rows) {
     const own = me && e.name === me.name;
     body.append(el("tr", { class: own ? "me" : null, "data-rank": e.rank },
-      el("td", { text: String(e.rank) }), el("td", { text: e.name }),
+      el("td", { text: String(e.rank) }), el("td", { class: "name", text: e.name }),
       el("td", { text: String(e.moves) }), el("td", { text: String(e.pushes) })));
   }
 }
