@@ -339,7 +339,7 @@ function table() {
       el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === S.state.host) }),
       el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
       el("td", { text: `${p.boxes_on_goals} / ${total}` }),
-      el("td", {}, state),
+      el("td", { class: "state" }, state),
     ];
     if (finished && p.lurd) {
       const title = `${p.name} in the race`;
