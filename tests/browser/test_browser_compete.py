@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from web_helpers import LEVELS, Page, get_json
+from web_helpers import ARTIFACTS, LEVELS, Page, get_json
 
 from sokoban import Level, xsb
 from sokoban.lurd import replay
@@ -26,7 +26,9 @@ def _level(index: int) -> Level:
     return list(xsb.iter_levels(LEVELS))[index - 1]
 
 
-def _call(method: str, url: str, body: Any = None, token: str | None = None, timeout: float = 10) -> Any:
+def _call(
+    method: str, url: str, body: Any = None, token: str | None = None, timeout: float = 10
+) -> Any:
     """The server's JSON API from the test (players and scores made without a browser)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method=method)
@@ -35,6 +37,28 @@ def _call(method: str, url: str, body: Any = None, token: str | None = None, tim
         request.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response)
+
+
+def _full_shot(web: Page, label: str) -> None:
+    """The whole page (the scores sit below the board)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    web.page.screenshot(path=str(ARTIFACTS / f"compete-{label}.png"), full_page=True)
+
+
+def _wait_text(web: Page, selector: str, how: str, value: str, timeout: float = 10_000) -> None:
+    """Wait until the text of ``selector`` is (``is``), starts with (``starts``) or holds
+    (``has``) ``value`` (a function with arguments: the page's CSP forbids eval)."""
+    web.page.wait_for_function(
+        "([s, how, v]) => { const n = document.querySelector(s); if (!n) return false;"
+        " const t = n.textContent;"
+        " return how === 'is' ? t === v : how === 'starts' ? t.startsWith(v) : t.includes(v); }",
+        arg=[selector, how, value],
+        timeout=timeout,
+    )
+
+
+def _rows(web: Page, table: str) -> list[str]:
+    return list(web.page.locator(f"{table} tbody tr").all_inner_texts())
 
 
 def _press(web: Page, lurd: str) -> None:
@@ -47,7 +71,7 @@ def _sign_in(web: Page, name: str) -> None:
     web.page.fill("#player-name", name)
     web.page.click("#player-form button[type=submit]")
     web.page.wait_for_selector("#player-in:not([hidden])")
-    web.page.wait_for_function("() => /merged|could not/.test(document.querySelector('#player-message').textContent)")
+    _wait_text(web, "#player-message", "has", "merged")
     assert web.page.locator("#player-link").inner_text() == name
 
 
@@ -89,42 +113,40 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
         ann.shot("lobby")
         ann.page.click("#race-start")
         for web in (ann, bob):
-            web.page.wait_for_function("() => document.querySelector('#race-status').textContent.startsWith('Starts in')")
+            _wait_text(web, "#race-status", "starts", "Starts in")
         bob.shot("countdown")
         for web in (ann, bob):
-            web.page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'", timeout=15_000)
+            _wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
         # Ann pushes one box onto its goal: Bob sees it live.
         ann.page.focus("#race-canvas")
         _press(ann, "rRl")
-        bob.page.wait_for_function(
-            "() => document.querySelector('#race-players tr[data-name=\"Ann\"] td:nth-child(3)').textContent === '3'"
-        )
+        _wait_text(bob, '#race-players tr[data-name="Ann"] td:nth-child(3)', "is", "3")
         seen = _racer(bob, "Ann")
         assert (seen["moves"], seen["pushes"], seen["goals"]) == ("3", "1", "1 / 2")
         bob.shot("running")
         # Bob solves in 6 moves, Ann in 8: solved first, then fewer moves.
         bob.page.focus("#race-canvas")
         _press(bob, "rRlldR")
-        ann.page.wait_for_function(
-            "() => document.querySelector('#race-players tr[data-name=\"Bob\"] td:nth-child(6)').textContent.includes('solved')"
-        )
+        _wait_text(ann, '#race-players tr[data-name="Bob"] td:nth-child(6)', "has", "solved")
         _press(ann, "rlldR")
-        expected = {"Bob": replay(_level(1), "rRlldR").metrics, "Ann": replay(_level(1), "rRlrlldR").metrics}
+        expected = {"Bob": "rRlldR", "Ann": "rRlrlldR"}
         for web in (ann, bob):
             web.page.wait_for_selector("#race-result:has-text('Race over')", timeout=15_000)
             text = web.page.locator("#race-result").inner_text()
             assert text.index("1. Bob") < text.index("2. Ann"), text
-            for name, metrics in expected.items():
+            for name, lurd in expected.items():
+                metrics = replay(_level(1), lurd).metrics
                 row = _racer(web, name)
                 assert (row["moves"], row["pushes"]) == (str(metrics.moves), str(metrics.pushes))
             assert web.page.locator("#race-players tbody tr").all_inner_texts()[0].startswith("1")
         ann.shot("finished")
         state = get_json(f"{server}/api/races/{code}")
-        assert [p["name"] for p in sorted(state["players"], key=lambda p: p["rank"])] == ["Bob", "Ann"]
+        ranked = sorted(state["players"], key=lambda p: p["rank"])
+        assert [p["name"] for p in ranked] == ["Bob", "Ann"]
         # Each result replays: Bob's link opens the replay screen with his 6 moves.
         ann.page.click('#race-players tr[data-name="Bob"] a.replay-link')
         ann.page.wait_for_selector("#screen-replay:not([hidden])")
-        ann.page.wait_for_function("() => document.querySelector('#replay-total').textContent === '6'")
+        _wait_text(ann, "#replay-total", "is", "6")
         assert not ann.errors and not bob.errors, ann.errors + bob.errors
     finally:
         ann.close()
@@ -161,6 +183,20 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         assert "Solve it to see the par" in pages[0].page.locator("#score-summary").inner_text()
         assert pages[0].page.locator("#daily-countdown").inner_text().count(":") == 2
         pages[0].shot("today")
+        # A named player solves it (the solver's "Solve"): the server verifies the solution,
+        # and the par and the day's leaderboard appear.
+        web = pages[0]
+        _sign_in(web, "Dee")
+        web.goto("#/daily")
+        web.page.wait_for_selector("#play-where #daily-countdown")
+        web.page.click("#solve")
+        web.page.wait_for_selector("#solved[open]", timeout=20_000)
+        web.page.wait_for_selector("#solved-server:has-text('Verified by the server')")
+        web.page.keyboard.press("Escape")
+        web.page.wait_for_selector("#board-moves tbody tr.me")
+        summary = web.page.locator("#score-summary").inner_text()
+        assert f"{today['par']['pushes']} pushes ({today['par']['moves']} moves)" in summary
+        _full_shot(web, "daily-solved")
         # The archive lists past days (today too, if the server counts it), each playable.
         pages[1].goto("#/daily/archive")
         pages[1].page.wait_for_selector("#daily-archive tbody tr")
@@ -203,7 +239,7 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
     web.goto(f"#/play/{collection_id}/4")
     web.page.wait_for_selector("#board-moves tbody tr[data-rank]")
     names = {
-        board: [r.split("\t")[1] for r in web.page.locator(f"#board-{board} tbody tr").all_inner_texts()]
+        board: [row.split("\t")[1] for row in _rows(web, f"#board-{board}")]
         for board in ("moves", "pushes")
     }
     assert names == {"moves": ["Zed", "Xia", "Yul"], "pushes": ["Zed", "Yul", "Xia"]}
@@ -219,18 +255,21 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
     web.page.click("#submit-lurd-send")
     web.page.wait_for_selector("#score-status:has-text('Verified by the server')")
     web.page.wait_for_selector("#board-moves tbody tr.me")
-    assert web.page.locator("#board-moves tbody tr").all_inner_texts()[1].split("\t")[1] == "Wes"
-    web.shot("leaderboards")
+    assert _rows(web, "#board-moves")[1].split("\t")[1] == "Wes"
+    _full_shot(web, "leaderboards")
 
 
 def test_ghost_race_against_your_best(web: Page, server: str, collection_id: str) -> None:
     _sign_in(web, "Gus")
     lurd = "lrlrlrlrlrlrRRllluRRR"  # 21 moves, at 0.1 s a move
-    _call("POST", f"{server}/api/scores", {"level_id": f"{collection_id}/4", "lurd": lurd, "seconds": 2.1}, _token(web))
+    score = {"level_id": f"{collection_id}/4", "lurd": lurd, "seconds": 2.1}
+    _call("POST", f"{server}/api/scores", score, _token(web))
     web.goto(f"#/ghost/{collection_id}/4?source=best")
-    web.page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'", timeout=15_000)
+    _wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
+    # The ghost moves on its own.
     web.page.wait_for_function(
-        "() => Number(document.querySelector('#race-players tbody tr:nth-child(2) td:nth-child(3)').textContent) > 2"
+        "s => Number(document.querySelector(s).textContent) > 2",
+        arg='#race-players tr[data-name="Ghost (your best)"] td:nth-child(3)',
     )
     web.shot("ghost")
     web.page.focus("#race-canvas")

@@ -135,6 +135,13 @@ async function refresh() {
   rows.push(line("Board's best", pair(byMoves.entries[0], byPushes.entries[0])));
   rows.push(line(state.daily ? "Par" : "Proven optimum",
     opt ? `${opt.pushes} pushes (${opt.moves} moves)` : "not known"));
+  if (state.daily && capi.player()) {
+    try {
+      const me = await capi.me();
+      rows.push(line("Your streak", `${me.streak} day${me.streak === 1 ? "" : "s"} (best ${me.best_streak})`));
+    } catch (error) { /* the boards still show */ }
+    if (mine !== seq || current !== state) return;
+  }
   summary.replaceChildren(...rows.flat());
   for (const [result, [board]] of [[byMoves, BOARDS[0]], [byPushes, BOARDS[1]]]) fill($(`board-${board}`), result);
 }
