@@ -37,13 +37,13 @@ async function routeLevel(parts, params) {
   }
   const [cid, index] = [parts[1], Number(parts[2])];
   if (!cid || !Number.isInteger(index)) throw new Error("no level in the address");
+  // The level and the list of collections (for "level n of m") are fetched side by side.
+  const listed = browse.collections().catch(() => []);
   const json = await api.level(cid, index);
   let count = null;
   let collectionTitle = null;
-  try {
-    const c = (await browse.collections()).find((x) => x.id === cid);
-    if (c) ({ count, title: collectionTitle } = c);
-  } catch (error) { /* next/previous fall back to trying */ }
+  const c = (await listed).find((x) => x.id === cid);
+  if (c) ({ count, title: collectionTitle } = c);
   let level;
   try {
     level = R.levelFromJson(json);
