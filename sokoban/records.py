@@ -234,9 +234,13 @@ class Records:
         """A new player with one token; :class:`NameTakenError` if the name is in use."""
         try:
             with self.engine.begin() as conn:
-                key = conn.execute(
-                    players.insert().values(name=name, name_key=name.casefold(), created_at=now())
-                ).inserted_primary_key[0]
+                key = _key(
+                    conn.execute(
+                        players.insert().values(
+                            name=name, name_key=name.casefold(), created_at=now()
+                        )
+                    )
+                )
                 conn.execute(
                     tokens.insert().values(token_hash=token_hash, player_id=key, created_at=now())
                 )
@@ -317,9 +321,9 @@ class Records:
             submitted_at=now(),
         )
         if conn is not None:
-            return int(conn.execute(scores.insert().values(**values)).inserted_primary_key[0])
+            return _key(conn.execute(scores.insert().values(**values)))
         with self.engine.begin() as c:
-            return int(c.execute(scores.insert().values(**values)).inserted_primary_key[0])
+            return _key(c.execute(scores.insert().values(**values)))
 
     def _board(self, level_id: str, board: str) -> Any:
         """Each player's best row on ``board`` of ``level_id``, ranked (a subquery)."""
@@ -470,6 +474,11 @@ class Records:
             return {datetime.date.fromisoformat(r.day) for r in conn.execute(query).all()}
 
 
+def _key(result: Any) -> int:
+    """The primary key of an insert's row."""
+    return int(result.inserted_primary_key[0])
+
+
 def _entry(row: Any) -> Entry:
     return Entry(
         rank=int(row.rank),
@@ -566,18 +575,20 @@ class RaceRecords:
         self, code: str, host_id: int, level_id: str, xsb: str, time_limit: int, countdown: int
     ) -> None:
         with self.engine.begin() as conn:
-            key = conn.execute(
-                races.insert().values(
-                    code=code,
-                    host_id=host_id,
-                    level_id=level_id,
-                    xsb=xsb,
-                    time_limit=time_limit,
-                    countdown=countdown,
-                    created_at=now(),
-                    version=1,
+            key = _key(
+                conn.execute(
+                    races.insert().values(
+                        code=code,
+                        host_id=host_id,
+                        level_id=level_id,
+                        xsb=xsb,
+                        time_limit=time_limit,
+                        countdown=countdown,
+                        created_at=now(),
+                        version=1,
+                    )
                 )
-            ).inserted_primary_key[0]
+            )
             self._join(conn, key, host_id)
 
     @staticmethod

@@ -90,6 +90,20 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     show_default=True,
     help="Solves that may wait for a solver; past that, 503 with Retry-After.",
 )
+@click.option(
+    "--rate",
+    type=click.FloatRange(0.1, 100_000),
+    default=5.0,
+    show_default=True,
+    help="Score submissions a second per player (ten times it per client address).",
+)
+@click.option(
+    "--daily-ahead",
+    type=click.IntRange(-1, 60),
+    default=7,
+    show_default=True,
+    help="Days of daily levels made ahead at start-up (-1: none; another server makes them).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
     "--get",
@@ -105,6 +119,8 @@ def serve(
     db: str | None,
     solvers: int | None,
     queue: int,
+    rate: float,
+    daily_ahead: int,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -115,7 +131,15 @@ def serve(
     """
     from sokoban.web import Settings, create_app
 
-    settings = Settings(collections=files, db=db, solvers=solvers, queue=queue)
+    settings = Settings(
+        collections=files,
+        db=db,
+        solvers=solvers,
+        queue=queue,
+        rate=rate,
+        address_rate=10 * rate,
+        daily_ahead=daily_ahead,
+    )
     app = create_app(settings)
     if get_path is not None:
         status, headers, body = get(app, get_path)

@@ -138,7 +138,7 @@ def check(level: Level) -> Verdict:
 
 
 @njit
-def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):
+def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):  # type: ignore[no-untyped-def]
     """uint8[b]: 1 for each box of a frozen group with a box off its goal.
 
     :func:`frozen` is recursive, and numba cannot load a recursive kernel from its cache as

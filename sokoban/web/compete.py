@@ -16,7 +16,7 @@ import functools
 import math
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 
@@ -24,7 +24,7 @@ from sokoban.errors import LevelNotFoundError
 from sokoban.level import Level
 from sokoban.records import Player, Records, hash_secret
 from sokoban.web.convert import level_out
-from sokoban.web.models import LevelOut, Optimal
+from sokoban.web.models import ErrorOut, LevelOut, Optimal
 from sokoban.web.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from sokoban.web.settings import AppState
 
 DAILY = "daily"
+#: The 422 of every competitive route: one line, not FastAPI's list of errors.
+BAD: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorOut, "description": "the request is malformed"}
+}
 _DAY_ID = re.compile(r"^daily/(\d{4}-\d{2}-\d{2})$")
 _LEVEL_ID = re.compile(r"^([A-Za-z0-9_.-]+)/(\d{1,9})$")
 

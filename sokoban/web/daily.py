@@ -23,19 +23,19 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Path
 
 from sokoban.errors import LevelNotFoundError
 from sokoban.records import DailyRow, Records, now
-from sokoban.web.compete import DAILY, Compete, Resolved, compete, resolved_daily
+from sokoban.web.compete import BAD, DAILY, Compete, Resolved, compete, resolved_daily
 from sokoban.web.compete_models import DailyOut, DailySummary
 from sokoban.web.models import ErrorOut, Optimal
 
 log = logging.getLogger("sokoban.web.daily")
 
-router = APIRouter(prefix="/api", tags=["daily"])
+router = APIRouter(prefix="/api", tags=["daily"], responses=BAD)
 
 #: The band of each weekday, Monday first.
 WEEKDAY_BANDS = ("easy", "easy", "medium", "medium", "hard", "hard", "expert")
@@ -133,7 +133,11 @@ class DailyMaker:
             except (asyncio.CancelledError, Exception):
                 pass
         if self._executor is not None:
+            # A level being made is abandoned: its process is stopped, not waited for.
+            processes = list(getattr(self._executor, "_processes", {}).values())
             self._executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
             self._executor = None
 
     async def _make_ahead(self) -> None:
@@ -244,7 +248,9 @@ def daily_out(row: DailyRow) -> DailyOut:
     )
 
 
-NOT_READY = {503: {"model": ErrorOut, "description": "the level is still being made"}}
+NOT_READY: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorOut, "description": "the level is still being made"}
+}
 
 
 @router.get("/daily", response_model=DailyOut, responses=NOT_READY)

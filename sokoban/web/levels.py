@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 
@@ -31,8 +31,12 @@ MAX_PARSED = 1000
 #: Most levels one page of a collection holds.
 MAX_PAGE = 500
 
-NOT_FOUND = {404: {"model": ErrorOut, "description": "no such collection or level"}}
-BAD = {422: {"model": ErrorOut, "description": "the request is malformed"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "no such collection or level"}
+}
+BAD: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorOut, "description": "the request is malformed"}
+}
 
 
 @router.get("/collections", response_model=list[CollectionSummary])

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 
 from sokoban.errors import SokobanError
 from sokoban.lurd import verify
 from sokoban.records import NameTakenError, Player, hash_secret, now
-from sokoban.web.compete import Compete, compete, current_player
+from sokoban.web.compete import BAD, Compete, compete, current_player
 from sokoban.web.compete_models import (
     Best,
     ClaimIn,
@@ -31,7 +31,7 @@ from sokoban.web.compete_models import (
 )
 from sokoban.web.models import ErrorOut
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=BAD)
 
 #: How long a transfer code lives.
 TRANSFER_LIFE = datetime.timedelta(minutes=10)
@@ -39,8 +39,12 @@ TRANSFER_LIFE = datetime.timedelta(minutes=10)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
 
-AUTH = {401: {"model": ErrorOut, "description": "no token or an unknown one"}}
-LIMITED = {429: {"model": ErrorOut, "description": "too many requests (see Retry-After)"}}
+AUTH: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "no token or an unknown one"}
+}
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorOut, "description": "too many requests (see Retry-After)"}
+}
 
 
 def new_token() -> str:

@@ -48,6 +48,7 @@ from sokoban.records import (
     now,
 )
 from sokoban.web.compete import (
+    BAD,
     DAILY,
     Compete,
     client_address,
@@ -62,7 +63,7 @@ from sokoban.web.ratelimit import RateLimiter
 
 log = logging.getLogger("sokoban.web.race")
 
-router = APIRouter(prefix="/api", tags=["races"])
+router = APIRouter(prefix="/api", tags=["races"], responses=BAD)
 
 #: Seconds between polls of the races' versions (changes made by other processes).
 POLL_SQLITE = 0.1
@@ -79,7 +80,9 @@ AUTH_WAIT = 10.0
 #: its history at most every 100 ms or so, a dropped one is caught up by the next.
 MESSAGE_RATE = 20.0
 
-NOT_FOUND = {404: {"model": ErrorOut, "description": "no such race"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "no such race"}
+}
 
 
 # --- messages ---------------------------------------------------------------------------

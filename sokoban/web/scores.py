@@ -16,6 +16,7 @@ from sokoban.errors import LevelNotFoundError
 from sokoban.lurd import verify
 from sokoban.records import Entry, Player, now
 from sokoban.web.compete import (
+    BAD,
     DAILY,
     Compete,
     compete,
@@ -33,7 +34,7 @@ from sokoban.web.compete_models import (
 )
 from sokoban.web.models import ErrorOut, StepErrorOut
 
-router = APIRouter(prefix="/api", tags=["scores"])
+router = APIRouter(prefix="/api", tags=["scores"], responses=BAD)
 
 #: A ghost's pace when its solve time is unknown: seconds per move.
 GHOST_PACE = 0.25

@@ -25,7 +25,7 @@ from sokoban.web.settings import MAX_TIME_LIMIT, AppState, state
 
 router = APIRouter(prefix="/api", tags=["solve"])
 
-BUSY = {
+BUSY: dict[int | str, dict[str, Any]] = {
     503: {
         "model": ErrorOut,
         "description": "every solver is busy: try again after the Retry-After seconds",
