@@ -276,3 +276,31 @@ def test_ghost_race_against_your_best(web: Page, server: str, collection_id: str
     _press(web, "RRllluRRR")
     web.page.wait_for_selector("#race-result:has-text('You solved it')")
     assert web.page.locator("#race-canvas").get_attribute("data-moves") == "9"
+
+
+def test_move_to_another_device_brings_the_progress(
+    browser: Any, server: str, collection_id: str
+) -> None:
+    old, new = Page(browser, server, "device-old"), Page(browser, server, "device-new")
+    try:
+        _sign_in(old, "Mia")
+        score = {"level_id": f"{collection_id}/1", "lurd": "rRlldR"}
+        _call("POST", f"{server}/api/scores", score, _token(old))
+        old.page.click("#transfer")
+        old.page.wait_for_selector("#transfer-out:not([hidden])")
+        code = old.page.locator("#transfer-code").inner_text()
+        old.shot("transfer")
+        new.goto("#/player")
+        new.page.fill("#claim-code", code)
+        new.page.click("#claim-form button[type=submit]")
+        _wait_text(new, "#player-message", "has", "1 new best received")
+        assert new.page.locator("#player-link").inner_text() == "Mia"
+        assert _token(new) != _token(old)  # a token of its own
+        # The level solved on the old device shows solved here, with its best.
+        new.goto(f"#/c/{collection_id}")
+        new.page.wait_for_selector('#levels li[data-index="1"].is-solved')
+        for web in (old, new):
+            assert not web.errors, web.errors
+    finally:
+        old.close()
+        new.close()

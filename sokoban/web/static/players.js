@@ -123,7 +123,7 @@ async function signedIn(value, how) {
   try {
     const r = await mergeProgress();
     message(`${how} as ${value.name}. Progress merged: ${r.sent} solutions sent`
-      + `${r.refused ? ` (${r.refused} refused)` : ""}, ${r.received} new bests received.`);
+      + `${r.refused ? ` (${r.refused} refused)` : ""}, ${r.received} new best${r.received === 1 ? "" : "s"} received.`);
   } catch (error) {
     message(`${how} as ${value.name}; the progress could not be merged: ${error.message}`);
   }
