@@ -216,7 +216,7 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
     solutions = {
         "Zed": "RRllluRRR",  # 9 moves, 5 pushes: first on both
         "Xia": "RRllluRurDrddlUluRR",  # 19 moves, 7 pushes
-        "Yul": "lrlrlrlrlrlrRRllluRRR",  # 21 moves, 5 pushes
+        "<i>Yul</i>": "lrlrlrlrlrlrRRllluRRR",  # 21 moves, 5 pushes; a name shown as text
     }
     metrics = {name: replay(_level(4), lurd).metrics for name, lurd in solutions.items()}
     assert [(m.moves, m.pushes) for m in metrics.values()] == [(9, 5), (19, 7), (21, 5)]
@@ -242,7 +242,8 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
         board: [row.split("\t")[1] for row in _rows(web, f"#board-{board}")]
         for board in ("moves", "pushes")
     }
-    assert names == {"moves": ["Zed", "Xia", "Yul"], "pushes": ["Zed", "Yul", "Xia"]}
+    assert names == {"moves": ["Zed", "Xia", "<i>Yul</i>"], "pushes": ["Zed", "<i>Yul</i>", "Xia"]}
+    assert web.page.locator("#compete-panel i").count() == 0
     # A forged solution (the fourth push goes into the wall) is refused with the server's reason.
     web.page.click(".submit-lurd summary")
     web.page.fill("#submit-lurd", "RRRR")
