@@ -36,7 +36,12 @@ export async function route(screen, parts, params, ctx) {
     else await race.openRace(parts[1], ctx);
   } else if (screen === "ghost") {
     ctx.show("race");
-    await race.openGhost(parts.slice(1).join("/"), params.get("source") || "optimal", ctx);
+    try {
+      await race.openGhost(parts.slice(1).join("/"), params.get("source") || "optimal", ctx);
+    } catch (error) {
+      // Stay on the race screen and say why: usually no such solution is stored yet.
+      race.noGhost(error.status === 404 ? "there is no such solution of this level yet" : error.message);
+    }
   }
 }
 

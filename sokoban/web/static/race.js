@@ -534,6 +534,14 @@ export async function openGhost(levelId, source, { current }) {
   $("race-canvas").focus({ preventScroll: true });
 }
 
+/** The ghost race cannot start: say why, with the way back. */
+export function noGhost(reason) {
+  $("race-status").textContent = `No ghost: ${reason}.`;
+  const back = el("button", { type: "button", text: "Back to the level" });
+  back.addEventListener("click", () => history.back());
+  $("race-result").replaceChildren("Solve the level (signed in) to race your best, or pick another ghost. ", back);
+}
+
 function ghostStep() {
   const g = S.ghost;
   if (!g || S.finished && g.done) return;
