@@ -201,6 +201,9 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         pages[1].goto("#/daily/archive")
         pages[1].page.wait_for_selector("#daily-archive tbody tr")
         pages[1].shot("archive")
+        pages[1].page.click(f'#daily-archive tr[data-date="{today["date"]}"] a')
+        pages[1].page.wait_for_selector("#play-where #daily-countdown")
+        assert pages[1].page.locator("#play-title").inner_text() == f"Daily {today['date']}"
         for web in pages:
             assert not web.errors, web.errors
     finally:

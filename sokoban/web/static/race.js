@@ -65,6 +65,10 @@ function reset(mode) {
   $("race-pushes").textContent = "0";
   $("race-clock").textContent = "-";
   $("race-stage").hidden = true;
+  $("race-body").hidden = mode === "new";
+  $("race-counters").hidden = mode === "new";
+  $("race-intro").hidden = mode !== "new";
+  $("race-give-up").hidden = mode !== "race";
   S.timer = setInterval(tick, 250);
 }
 
@@ -117,6 +121,8 @@ function render() {
   view.canvas.dataset.pushes = String(game.pushes);
   view.canvas.dataset.solved = String(game.solved);
   $("race-undo").disabled = !live() || game.cursor === 0;
+  $("race-give-up").hidden = S.mode !== "race";
+  $("race-give-up").disabled = !live();
   $("race-restart").disabled = !live() || game.cursor === 0;
 }
 
@@ -261,10 +267,16 @@ function connect() {
     // A dropped progress message (429) is caught up by the next; other refusals are shown.
     else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (S !== state) return;
     state.socket = null;
     if (state.state && state.state.status === "finished") return;
+    if ([1008, 4401, 4404].includes(event.code)) {
+      // Refused for good (bad message, unknown token or race): polling still shows the race.
+      $("race-result").textContent = `The live connection was closed: ${event.reason || `code ${event.code}`}.`;
+      startPolling();
+      return;
+    }
     // Lost: poll meanwhile, and try the socket again a few times.
     startPolling();
     if (state.retries < 5) {
@@ -387,6 +399,11 @@ function ended() {
   clearInterval(S.poll);
 }
 
+/** "m:ss" of whole seconds. */
+function minutes(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
 /** Once a quarter second: the countdown and the time left. */
 function tick() {
   if (!S) return;
@@ -413,6 +430,7 @@ function tick() {
   if (!state) return;
   if (state.status === "waiting") {
     status.textContent = `Waiting for players (${state.players.length} joined)${mine() ? "" : ": join to race"}.`;
+    if (state.time_limit) clock.textContent = minutes(state.time_limit);
   } else if (state.status === "finished") {
     status.textContent = "Finished.";
     clock.textContent = "-";
@@ -423,8 +441,7 @@ function tick() {
   } else {
     status.textContent = S.finished ? "You are done: waiting for the others." : mine() ? "Go!" : "Running (you are watching).";
     if (S.endsAt !== null) {
-      const left = Math.max(0, Math.ceil((S.endsAt - now) / 1000));
-      clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      clock.textContent = minutes(Math.max(0, Math.ceil((S.endsAt - now) / 1000)));
     }
   }
   if (!$("race-undo").disabled !== (live() && S.game && S.game.cursor > 0)) render();
@@ -456,6 +473,11 @@ export function openNew(levelId) {
     const option = el("option", { value: `level:${levelId}`, "data-level": "1", text: `This level (${levelId})` });
     select.prepend(option);
     select.value = option.value;
+    // Its title, when the server knows it (as text: titles are never markup).
+    const slash = levelId.lastIndexOf("/");
+    const json = levelId.startsWith("daily/") ? capi.daily(levelId.slice(6)).then((d) => ({ title: `Daily ${d.date}` }))
+      : api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
+    json.then((j) => { if (j.title) option.textContent = `This level: ${j.title}`; }).catch(() => {});
   }
   $("race-form").hidden = false;
   $("race-name-form").hidden = Boolean(capi.player());
@@ -619,4 +641,11 @@ export function setup() {
   $("race-start").addEventListener("click", () => start());
   $("race-undo").addEventListener("click", () => undo());
   $("race-restart").addEventListener("click", () => restart());
+  $("race-give-up").addEventListener("click", () => {
+    if (!live()) return;
+    S.finished = true;
+    send({ type: "finish", lurd: S.game.lurd() });
+    say("You gave up; the others race on.");
+    render();
+  });
 }
