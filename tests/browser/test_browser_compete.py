@@ -121,6 +121,8 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
         ann.page.focus("#race-canvas")
         _press(ann, "rRl")
         _wait_text(bob, '#race-players tr[data-name="Ann"] td:nth-child(3)', "is", "3")
+        # Screen readers hear it too (the race's polite live region).
+        _wait_text(bob, "#race-live", "has", "Ann: 1 of 2 boxes on goals")
         seen = _racer(bob, "Ann")
         assert (seen["moves"], seen["pushes"], seen["goals"]) == ("3", "1", "1 / 2")
         bob.shot("running")
