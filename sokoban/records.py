@@ -94,6 +94,9 @@ def _tables(m: sa.MetaData) -> dict[str, sa.Table]:
         sa.Column("seconds", sa.Float, nullable=True),
         sa.Column("submitted_at", ts, nullable=False),
         sa.Index("ix_scores_level_player", "level_id", "player_id"),
+        # The boards' orders, for counting the rows ahead of a score.
+        sa.Index("ix_scores_level_moves", "level_id", "moves", "pushes"),
+        sa.Index("ix_scores_level_pushes", "level_id", "pushes", "moves"),
         sa.Index("ix_scores_player", "player_id"),
     )
     daily = sa.Table(
@@ -324,6 +327,50 @@ class Records:
             return _key(conn.execute(scores.insert().values(**values)))
         with self.engine.begin() as c:
             return _key(c.execute(scores.insert().values(**values)))
+
+    def submit(
+        self, player_id: int, level_id: str, moves: int, pushes: int, lurd: str,
+        seconds: float | None = None,
+    ) -> tuple[bool, int, int]:  # fmt: skip
+        """Keep a verified solution and rank it, in one transaction: whether it improves
+        the player's best on either board, and the player's rank on each board after it."""
+        mine = scores.c.level_id == level_id
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                sa.select(scores.c.moves, scores.c.pushes).where(
+                    mine, scores.c.player_id == player_id
+                )
+            ).all()
+            improved = not rows or (
+                (moves, pushes) < min((r.moves, r.pushes) for r in rows)
+                or (pushes, moves) < min((r.pushes, r.moves) for r in rows)
+            )
+            self.add_score(player_id, level_id, moves, pushes, lurd, seconds, conn)
+            ranks = []
+            for board in BOARDS:
+                best = conn.execute(
+                    sa.select(scores.c.moves, scores.c.pushes, scores.c.submitted_at, scores.c.id)
+                    .where(mine, scores.c.player_id == player_id)
+                    .order_by(*_board_order(board, scores))
+                    .limit(1)
+                ).one()
+                ranks.append(1 + self._better(conn, level_id, board, player_id, best))
+        return improved, ranks[0], ranks[1]
+
+    @staticmethod
+    def _better(conn: Connection, level_id: str, board: str, player_id: int, best: Any) -> int:
+        """Players other than ``player_id`` with a row ahead of ``best`` on ``board``
+        (their best is ahead then): the player's rank is one more."""
+        c = scores.c
+        first, second = (c.moves, c.pushes) if board == "moves" else (c.pushes, c.moves)
+        b1, b2 = (best.moves, best.pushes) if board == "moves" else (best.pushes, best.moves)
+        ahead = sa.tuple_(first, second, c.submitted_at, c.id) < sa.tuple_(
+            b1, b2, best.submitted_at, best.id
+        )
+        query = sa.select(sa.func.count(sa.distinct(c.player_id))).where(
+            c.level_id == level_id, c.player_id != player_id, ahead
+        )
+        return int(conn.execute(query).scalar() or 0)
 
     def _board(self, level_id: str, board: str) -> Any:
         """Each player's best row on ``board`` of ``level_id``, ranked (a subquery)."""

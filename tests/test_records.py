@@ -145,3 +145,25 @@ def test_a_race_runs_in_the_database(records: Records) -> None:
     assert race is not None and race.status(datetime.datetime.now(datetime.UTC)) == "finished"
     assert race.version > 1 and races.versions(["c" * 22]) == {"c" * 22: race.version}
     assert records.leaderboard("builtin/1", "moves")[0][0].name == "host"  # kept as a score
+
+
+def test_submit_ranks_agree_with_the_boards(records: Records) -> None:
+    import random
+
+    rng = random.Random(5)
+    players = [records.add_player(f"r{i}", hash_secret(f"r{i}")) for i in range(6)]
+    sent: dict[int, list[tuple[int, int]]] = {}
+    for _ in range(40):
+        p = rng.choice(players)
+        moves, pushes = rng.randrange(10, 14), rng.randrange(3, 6)
+        improved, rank_moves, rank_pushes = records.submit(p.id, "mine/1", moves, pushes, "x")
+        old = sent.setdefault(p.id, [])
+        assert improved == (
+            not old
+            or (moves, pushes) < min(old)
+            or (pushes, moves) < min((b, a) for a, b in old)
+        )
+        old.append((moves, pushes))
+        for board, rank in (("moves", rank_moves), ("pushes", rank_pushes)):
+            _, me = records.leaderboard("mine/1", board, player_id=p.id)
+            assert me is not None and me.rank == rank

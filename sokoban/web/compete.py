@@ -38,6 +38,8 @@ BAD: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorOut, "description": "the request is malformed"}
 }
 _DAY_ID = re.compile(r"^daily/(\d{4}-\d{2}-\d{2})$")
+#: Tokens remembered by a server process.
+KNOWN_TOKENS = 100_000
 _LEVEL_ID = re.compile(r"^([A-Za-z0-9_.-]+)/(\d{1,9})$")
 
 
@@ -65,6 +67,8 @@ class Compete:
     hub: RaceHub
     #: Lifespans running (see :func:`running`).
     users: int = 0
+    #: Token hash -> player, for tokens seen (see :func:`player_of`).
+    known: dict[str, Player] = dataclasses.field(default_factory=dict)
 
     def resolve(self, level_id: str, today: datetime.date | None = None) -> Resolved:
         """The level ``level_id`` names; :class:`LevelNotFoundError` (404) if none, and for
@@ -139,9 +143,19 @@ def bearer(value: str | None) -> str | None:
 
 
 def player_of(c: Compete, token: str | None) -> Player | None:
+    """The player of ``token``. Known tokens are remembered (tokens are never revoked,
+    and a player's id and name never change), so most requests skip the query."""
     if not token or len(token) > 200:
         return None
-    return c.records.player_by_token(hash_secret(token))
+    key = hash_secret(token)
+    found = c.known.get(key)
+    if found is None:
+        found = c.records.player_by_token(key)
+        if found is not None:
+            if len(c.known) >= KNOWN_TOKENS:
+                c.known.clear()
+            c.known[key] = found
+    return found
 
 
 def optional_player(request: Request, c: Annotated[Compete, Depends(compete)]) -> Player | None:

@@ -73,19 +73,9 @@ def submit(
     resolved = c.resolve(body.level_id)
     played = verify(resolved.level, body.lurd)
     moves, pushes = played.metrics.moves, played.metrics.pushes
-    before = {b: c.records.best(player.id, body.level_id, b) for b in ("moves", "pushes")}
-    c.records.add_score(
+    improved, rank_moves, rank_pushes = c.records.submit(
         player.id, body.level_id, moves, pushes, played.solution.lurd(), body.seconds
     )
-    after = {b: c.records.best(player.id, body.level_id, b) for b in ("moves", "pushes")}
-    improved = (
-        before["moves"] is None
-        or (moves, pushes) < (before["moves"].moves, before["moves"].pushes)
-        or before["pushes"] is None
-        or (pushes, moves) < (before["pushes"].pushes, before["pushes"].moves)
-    )
-    rank_moves = after["moves"].rank if after["moves"] else 0
-    rank_pushes = after["pushes"].rank if after["pushes"] else 0
     return ScoreOut(
         level_id=body.level_id,
         moves=moves,
