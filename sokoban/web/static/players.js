@@ -116,24 +116,25 @@ function message(text) {
   if (text) announce(text);
 }
 
-async function signedIn(value, how) {
+/** Keep the new sign-in; returns the merge of progress, which goes on in the background. */
+function signedIn(value, how) {
   capi.savePlayer(value);
   showLink();
   message(`${how} as ${value.name}. Merging this browser's progress with the server's...`);
-  try {
-    const r = await mergeProgress();
+  showPage(false);
+  return mergeProgress().then((r) => {
     message(`${how} as ${value.name}. Progress merged: ${r.sent} solutions sent`
       + `${r.refused ? ` (${r.refused} refused)` : ""}, ${r.received} new best${r.received === 1 ? "" : "s"} received.`);
-  } catch (error) {
+    showPage(false);
+  }, (error) => {
     message(`${how} as ${value.name}; the progress could not be merged: ${error.message}`);
-  }
-  await showPage(false);
+  });
 }
 
 /** Pick a name (register); returns the player or throws ApiError (409 when taken). */
 export async function register(name) {
   const value = await capi.register(name.trim());
-  await signedIn(value, "Signed in");
+  signedIn(value, "Signed in"); // a race may be waiting: the merge need not
   return value;
 }
 

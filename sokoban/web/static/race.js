@@ -506,6 +506,7 @@ async function join() {
     if (S.socket) { S.socket.onclose = null; S.socket.close(); S.socket = null; }
     connect();
     say("You joined the race.");
+    $("race-canvas").focus({ preventScroll: true }); // the keys play once the race runs
   } catch (error) {
     $("race-status").textContent = `Cannot join: ${error.message}`;
   }
