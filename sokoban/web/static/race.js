@@ -53,7 +53,7 @@ function reset(mode) {
   S = {
     mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
     timer: null, sendTimer: null, lastSent: 0, sentLurd: null, finished: false,
-    startsAt: null, endsAt: null, skew: 0, ghost: null, announced: new Map(), retries: 0,
+    startsAt: null, endsAt: null, skew: 0, ghost: null, retries: 0, wasLive: false, endedShown: false,
   };
   $("race-form").hidden = true;
   $("race-lobby").hidden = true;
@@ -91,7 +91,6 @@ export function active() {
 
 function setLevel(json) {
   S.level = levelOf(json);
-  S.levelJson = json;
   S.game = new R.Game(S.level);
   $("race-stage").hidden = false;
   view.setLevel(S.level);
@@ -217,7 +216,7 @@ function finishMine() {
     send({ type: "finish", lurd: S.game.lurd() });
     say(`You solved it in ${m.moves} moves and ${m.pushes} pushes.`);
   } else {
-    ghostDone(true);
+    ghostDone();
   }
   render();
 }
@@ -444,7 +443,12 @@ function tick() {
       clock.textContent = minutes(Math.max(0, Math.ceil((S.endsAt - now) / 1000)));
     }
   }
-  if (!$("race-undo").disabled !== (live() && S.game && S.game.cursor > 0)) render();
+  // The buttons follow the race's state (Go, the time limit) even without a move.
+  const nowLive = live();
+  if (nowLive !== S.wasLive) {
+    S.wasLive = nowLive;
+    render();
+  }
 }
 
 /** #/race/{code}: the lobby, the race, or its result. */
