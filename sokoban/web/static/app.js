@@ -12,8 +12,9 @@ import * as browse from "./browse.js";
 import * as play from "./play.js";
 import * as replay from "./replay.js";
 import * as editor from "./editor.js";
+import * as compete from "./compete.js";
 
-const SCREENS = ["home", "collection", "play", "replay", "import", "edit"];
+const SCREENS = ["home", "collection", "play", "replay", "import", "edit", ...compete.SCREENS];
 
 function show(name) {
   for (const s of SCREENS) $(`screen-${s}`).hidden = s !== name;
@@ -66,6 +67,7 @@ async function route() {
   showError("");
   play.stop();
   replay.stop();
+  compete.stop();
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
   const { parts, params } = parseHash();
   const screen = parts[0] || "";
@@ -99,6 +101,8 @@ async function route() {
       let level = null;
       if (params.has("level")) level = R.parseBoard(params.get("level"));
       editor.open(level, params.get("title"));
+    } else if (compete.handles(screen)) {
+      await compete.route(screen, parts, params, { show, current: () => seq === routing });
     } else {
       show("home");
       showError(`No such page: ${location.hash}`);
@@ -150,6 +154,8 @@ document.addEventListener("keydown", (e) => {
     if (e.key === " " && e.target.tagName !== "BUTTON") { e.preventDefault(); replay.toggle(); }
     else if (e.key === "ArrowRight") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(1); }
     else if (e.key === "ArrowLeft") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(-1); }
+  } else if (compete.keydown(e)) {
+    // a race's keys
   } else if (!$("screen-edit").hidden) {
     editor.keydown(e);
   }
@@ -198,6 +204,7 @@ function setup() {
   $("replay-scrub").addEventListener("input", () => replay.seek(Number($("replay-scrub").value)));
 
   browse.setupImport();
+  compete.setup();
   // Saving a level adds to "mine": list the collections afresh next time.
   $("edit-save").addEventListener("click", () => browse.forgetCollections());
 }

@@ -70,6 +70,7 @@ export function open(level, title, source, json = null) {
   else if (game.solved) notice("Solved. Undo, restart or replay to play again.");
   else if (game.pushes) checkDead();
   announce(`${title}. ${summary()}`);
+  document.dispatchEvent(new CustomEvent("sokoban:play", { detail: { source, json, key } }));
 }
 
 /** Leave the play screen: stop animations. */
@@ -482,6 +483,7 @@ function solved() {
   announce(`Solved in ${metrics.moves} moves and ${metrics.pushes} pushes.`);
   const dialog = $("solved");
   if (!dialog.open) dialog.showModal();
+  document.dispatchEvent(new CustomEvent("sokoban:solved", { detail: { lurd: S.game.lurd(), metrics } }));
 }
 
 // --- the rest of the toolbar -----------------------------------------------------------------

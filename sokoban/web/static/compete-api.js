@@ -1,0 +1,106 @@
+// The server's API for players, scores, the daily challenge and races (docs/web.md, "Players,
+// scores, daily, races"): one function per endpoint. A signed-in player's requests carry the
+// token as a Bearer header; errors come back as api.js's ApiError with the server's reason
+// (and, for a refused solution, the failing step in `body.step`).
+
+import { ApiError } from "./api.js";
+
+const TOKEN = "sokoban:player";
+
+/** The signed-in player kept in this browser: {id, name, token}, or null. */
+export function player() {
+  try {
+    const value = JSON.parse(localStorage.getItem(TOKEN) || "null");
+    return value && typeof value.token === "string" ? value : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+export function savePlayer(value) {
+  try {
+    if (value) localStorage.setItem(TOKEN, JSON.stringify({ id: value.id, name: value.name, token: value.token }));
+    else localStorage.removeItem(TOKEN);
+  } catch (error) {
+    // Storage disabled: the player stays signed in for this page only.
+  }
+}
+
+async function call(method, path, body, { auth = false } = {}) {
+  const headers = { Accept: "application/json" };
+  const me = player();
+  if (auth) {
+    if (!me) throw new ApiError("sign in with a name first", 401, null);
+    headers.Authorization = `Bearer ${me.token}`;
+  }
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError("the server cannot be reached", 0, null);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    let reason = `${response.status} ${response.statusText}`;
+    if (data && typeof data.detail === "string") reason = data.detail;
+    else if (data && Array.isArray(data.detail)) {
+      reason = data.detail.map((d) => (typeof d === "string" ? d : d.msg || JSON.stringify(d))).join("; ");
+    }
+    if (response.status === 429) reason = `too many requests, slow down (${reason})`;
+    throw new ApiError(reason, response.status, data);
+  }
+  return data;
+}
+
+const q = encodeURIComponent;
+
+// Players
+export const register = (name) => call("POST", "/api/players", { name });
+export const me = () => call("GET", "/api/me", undefined, { auth: true });
+export const transfer = () => call("POST", "/api/me/transfer", undefined, { auth: true });
+export const claim = (code) => call("POST", "/api/players/claim", { code });
+export const progress = () => call("GET", "/api/me/progress", undefined, { auth: true });
+export const mergeProgress = (solutions) => call("POST", "/api/me/progress", { solutions }, { auth: true });
+
+// Scores
+/** Submit a solution; `seconds` (how long it took) only paces the ghost of this solution. */
+export const submit = (levelId, lurd, seconds = null) =>
+  call("POST", "/api/scores", seconds === null ? { level_id: levelId, lurd } : { level_id: levelId, lurd, seconds: Math.round(seconds * 10) / 10 }, { auth: true });
+/** A leaderboard; signed in, the server adds the player's own entry as `me`. */
+export function leaderboard(levelId, board, limit = 10) {
+  return call("GET", `/api/leaderboard?level=${q(levelId)}&board=${q(board)}&limit=${limit}`, undefined, { auth: Boolean(player()) });
+}
+
+// Daily
+export const daily = (date = null) => call("GET", date ? `/api/daily/${q(date)}` : "/api/daily");
+export const dailyArchive = () => call("GET", "/api/daily/archive");
+
+// Races
+export const createRace = (options) => call("POST", "/api/races", options, { auth: true });
+export const race = (code) => call("GET", `/api/races/${q(code)}`, undefined, { auth: Boolean(player()) });
+export const joinRace = (code) => call("POST", `/api/races/${q(code)}/join`, undefined, { auth: true });
+export const startRace = (code) => call("POST", `/api/races/${q(code)}/start`, undefined, { auth: true });
+export const ghost = (levelId, source) =>
+  call("GET", `/api/ghost?level=${q(levelId)}&source=${q(source)}`, undefined, { auth: Boolean(player()) });
+
+/**
+ * The race's live socket (same host). The token goes as the first message, not in the URL
+ * (URLs end up in logs); without one the socket only watches.
+ */
+export function raceSocket(code) {
+  const me = player();
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/races/${q(code)}/ws`);
+  if (me) socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "auth", token: me.token })));
+  return socket;
+}

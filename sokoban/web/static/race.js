@@ -1,0 +1,656 @@
+// Races: open one (a band or a given level, a time limit, a countdown), share its link, join,
+// start together; play on our own board while the others' progress (moves, pushes, boxes on
+// goals) arrives over the race's WebSocket; the ranking at the end, each result replayable.
+// A ghost race is the same screen without a server race: a stored solution (your best, the
+// leader's, the optimum) plays at its recorded pace as a translucent player and boxes.
+
+import * as R from "./rules.js";
+import * as api from "./api.js";
+import * as capi from "./compete-api.js";
+import * as players from "./players.js";
+import * as store from "./progress.js";
+import { BoardView } from "./board.js";
+import { attachPointer, keyAction } from "./input.js";
+import { $, el, announce, copyText, markFirstFrame, prefs, shareRoute } from "./ui.js";
+
+/** The race on screen; null elsewhere. */
+let S = null;
+let view = null;
+
+const SEND_EVERY_MS = 150; // progress at most this often (the server takes ~10 a second)
+const GHOST_PACE_S = 0.25; // seconds a step when a ghost's solution has no recorded time
+
+function say(text) {
+  // The race's own live region: progress of the others, the countdown, the result.
+  const live = $("race-live");
+  live.textContent = "";
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+function levelOf(json) {
+  try {
+    return R.levelFromJson(json);
+  } catch (error) {
+    return R.parseBoard(json.xsb);
+  }
+}
+
+function onGoals(level, boxes) {
+  let n = 0;
+  for (const b of boxes) if (level.goals.has(b)) n += 1;
+  return n;
+}
+
+// --- the screen ------------------------------------------------------------------------------
+
+function reset(mode) {
+  stop();
+  if (!view) {
+    view = new BoardView($("race-canvas"));
+    attachPointer(view, { tap, drag, swipe: (d) => move(d), isBox: (c) => S && S.game && S.game.boxes.has(c) });
+    window.addEventListener("resize", () => { if (S && S.level) { view.fit(); render(); } });
+  }
+  S = {
+    mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
+    timer: null, sendTimer: null, lastSent: 0, sentLurd: null, finished: false,
+    startsAt: null, endsAt: null, skew: 0, ghost: null, retries: 0, wasLive: false, endedShown: false,
+  };
+  $("race-form").hidden = true;
+  $("race-lobby").hidden = true;
+  $("race-name-form").hidden = true;
+  $("race-result").textContent = "";
+  $("race-status").textContent = "";
+  $("race-players").tBodies[0].replaceChildren();
+  $("race-moves").textContent = "0";
+  $("race-pushes").textContent = "0";
+  $("race-clock").textContent = "-";
+  $("race-stage").hidden = true;
+  $("race-body").hidden = mode === "new";
+  $("race-counters").hidden = mode === "new";
+  $("race-intro").hidden = mode !== "new";
+  $("race-give-up").hidden = mode !== "race";
+  S.timer = setInterval(tick, 250);
+}
+
+export function stop() {
+  if (!S) return;
+  clearInterval(S.timer);
+  clearInterval(S.poll);
+  clearTimeout(S.sendTimer);
+  if (S.ghost) clearTimeout(S.ghost.timer);
+  if (S.socket) {
+    S.socket.onclose = null;
+    S.socket.close();
+  }
+  S = null;
+}
+
+export function active() {
+  return S !== null && !$("screen-race").hidden;
+}
+
+function setLevel(json) {
+  S.level = levelOf(json);
+  S.game = new R.Game(S.level);
+  $("race-stage").hidden = false;
+  view.setLevel(S.level);
+  render();
+  markFirstFrame();
+}
+
+/** Whether our moves count now: the race runs and we have not finished. */
+function live() {
+  if (!S || !S.game || S.finished) return false;
+  const now = Date.now();
+  if (S.mode === "ghost") return S.startsAt !== null && now >= S.startsAt;
+  if (!S.state || !mine()) return false;
+  return S.state.status === "running" || (S.state.status === "countdown" && S.startsAt !== null && now >= S.startsAt);
+}
+
+function render() {
+  if (!S || !S.game) return;
+  const { game } = S;
+  view.draw(game.position, { palette: prefs().palette });
+  if (S.ghost) paintGhost(view.ctx, S.level, view.cell, S.ghost.game);
+  $("race-moves").textContent = String(game.moves);
+  $("race-pushes").textContent = String(game.pushes);
+  const n = onGoals(S.level, game.boxes);
+  view.canvas.setAttribute("aria-label", `Race board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
+  view.canvas.dataset.moves = String(game.moves);
+  view.canvas.dataset.pushes = String(game.pushes);
+  view.canvas.dataset.solved = String(game.solved);
+  $("race-undo").disabled = !live() || game.cursor === 0;
+  $("race-give-up").hidden = S.mode !== "race";
+  $("race-give-up").disabled = !live();
+  $("race-restart").disabled = !live() || game.cursor === 0;
+}
+
+/** The ghost's player and boxes, translucent and dashed, over the drawn board. */
+function paintGhost(ctx, level, s, game) {
+  const w = level.width;
+  ctx.save();
+  ctx.globalAlpha = 0.7;
+  ctx.setLineDash([Math.max(2, s * 0.1), Math.max(2, s * 0.07)]);
+  ctx.lineWidth = Math.max(2, s * 0.07);
+  ctx.strokeStyle = "#5a2d82";
+  ctx.fillStyle = "rgba(140, 80, 200, 0.35)";
+  for (const b of game.boxes) {
+    const x = (b % w) * s;
+    const y = Math.floor(b / w) * s;
+    ctx.fillRect(x + s * 0.14, y + s * 0.14, s * 0.72, s * 0.72);
+    ctx.strokeRect(x + s * 0.14, y + s * 0.14, s * 0.72, s * 0.72);
+  }
+  const p = game.player;
+  ctx.beginPath();
+  ctx.arc((p % w) * s + s / 2, Math.floor(p / w) * s + s / 2, s * 0.3, 0, 2 * Math.PI);
+  ctx.fill();
+  ctx.stroke();
+  ctx.restore();
+}
+
+// --- playing ---------------------------------------------------------------------------------
+
+function changed() {
+  render();
+  if (S.mode === "race") scheduleProgress();
+  else ghostTable();
+  if (S.game.solved) finishMine();
+}
+
+function move(d) {
+  if (!live()) return;
+  if (S.game.move(d)) changed();
+}
+
+function tap(cell) {
+  if (!live()) return;
+  const path = R.walkPath(S.game.position, cell);
+  if (path && path.length) {
+    S.game.play(path);
+    changed();
+  }
+}
+
+function drag(from, to) {
+  if (!live()) return;
+  const targets = R.pushTargets(S.game.position, from);
+  if (targets.has(to)) {
+    S.game.play(targets.get(to));
+    changed();
+  } else {
+    announce("The box cannot be pushed there.");
+  }
+}
+
+function undo() {
+  if (live() && S.game.undo()) changed();
+}
+
+function restart() {
+  if (!live()) return;
+  S.game.restart();
+  changed();
+}
+
+/** Keys of the race screen; true when the key was ours. */
+export function keydown(e) {
+  if (!active()) return false;
+  const action = keyAction(e);
+  if (!action) return false;
+  if (["move", "undo", "redo", "restart"].includes(action.type)) e.preventDefault();
+  switch (action.type) {
+    case "move": move(action.d); break;
+    case "undo": undo(); break;
+    case "redo": if (live() && S.game.redo()) changed(); break;
+    case "restart": restart(); break;
+    default: return false;
+  }
+  return true;
+}
+
+function finishMine() {
+  if (S.finished) return;
+  S.finished = true;
+  const m = S.game.metrics();
+  if (S.mode === "race") {
+    send({ type: "finish", lurd: S.game.lurd() });
+    say(`You solved it in ${m.moves} moves and ${m.pushes} pushes.`);
+  } else {
+    ghostDone();
+  }
+  render();
+}
+
+// --- a race on the server --------------------------------------------------------------------
+
+function mine() {
+  const me = capi.player();
+  return me && S.state ? S.state.players.find((p) => p.name === me.name) || null : null;
+}
+
+function send(message) {
+  if (S.socket && S.socket.readyState === WebSocket.OPEN) {
+    S.socket.send(JSON.stringify(message));
+    if (message.type === "progress") S.sentLurd = message.lurd;
+    S.lastSent = Date.now();
+  }
+}
+
+/** Send the whole history, at most every SEND_EVERY_MS (the last one always goes). */
+function scheduleProgress() {
+  if (S.sendTimer) return;
+  const wait = Math.max(0, S.lastSent + SEND_EVERY_MS - Date.now());
+  S.sendTimer = setTimeout(() => {
+    if (!S) return;
+    S.sendTimer = null;
+    const lurd = S.game.lurd();
+    if (!S.finished && lurd !== S.sentLurd) send({ type: "progress", lurd });
+  }, wait);
+}
+
+function connect() {
+  if (S.socket) return;
+  const state = S;
+  const socket = capi.raceSocket(S.code);
+  S.socket = socket;
+  socket.onopen = () => { state.retries = 0; };
+  socket.onmessage = (event) => {
+    if (S !== state) return;
+    let data;
+    try {
+      data = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    if (data && data.type === "state") update(data);
+    // A dropped progress message (429) is caught up by the next; other refusals are shown.
+    else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
+  };
+  socket.onclose = (event) => {
+    if (S !== state) return;
+    state.socket = null;
+    if (state.state && state.state.status === "finished") return;
+    if ([1008, 4401, 4404].includes(event.code)) {
+      // Refused for good (bad message, unknown token or race): polling still shows the race.
+      $("race-result").textContent = `The live connection was closed: ${event.reason || `code ${event.code}`}.`;
+      startPolling();
+      return;
+    }
+    // Lost: poll meanwhile, and try the socket again a few times.
+    startPolling();
+    if (state.retries < 5) {
+      state.retries += 1;
+      setTimeout(() => { if (S === state) connect(); }, 1000 * state.retries);
+    }
+  };
+}
+
+function startPolling() {
+  if (S.poll) return;
+  const state = S;
+  S.poll = setInterval(async () => {
+    if (S !== state) return;
+    try {
+      update(await capi.race(state.code));
+    } catch (error) { /* try again */ }
+    if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+      clearInterval(state.poll);
+      state.poll = null;
+    }
+  }, 1000);
+}
+
+/** A new RaceState (from the socket or a GET). */
+function update(state) {
+  const before = S.state;
+  S.state = state;
+  if (state.now) S.skew = Date.parse(state.now) - Date.now();
+  S.startsAt = state.starts_at ? Date.parse(state.starts_at) - S.skew : null;
+  S.endsAt = state.ends_at ? Date.parse(state.ends_at) - S.skew : null;
+  if (!S.level && state.level) setLevel(state.level);
+  lobby();
+  table();
+  narrate(before, state);
+  if (state.status === "finished") ended();
+  tick();
+  render();
+}
+
+function lobby() {
+  const state = S.state;
+  const me = capi.player();
+  const joined = Boolean(mine());
+  const waiting = state.status === "waiting";
+  $("race-lobby").hidden = state.status === "finished";
+  $("race-join").hidden = !(waiting && me && !joined);
+  $("race-name-form").hidden = !(waiting && !me);
+  $("race-start").hidden = !(waiting && me && state.host === me.name);
+  $("race-title").textContent = `Race ${state.level?.title ? `on ${state.level.title}` : ""}`.trim();
+}
+
+function tags(you, host) {
+  const t = [you ? "you" : null, host ? "host" : null].filter(Boolean);
+  return t.length ? ` (${t.join(", ")})` : "";
+}
+
+/** The others' rows: ranked at the end, else by boxes on goals. */
+function table() {
+  const body = $("race-players").tBodies[0];
+  const me = capi.player();
+  const rows = S.state.players.slice();
+  const finished = S.state.status === "finished";
+  rows.sort((a, b) => (finished ? (a.rank ?? 1e9) - (b.rank ?? 1e9) : (b.boxes_on_goals - a.boxes_on_goals) || (a.moves - b.moves)));
+  body.replaceChildren();
+  const total = S.level ? S.level.boxes.size : 0;
+  rows.forEach((p, i) => {
+    let state = p.solved ? `solved${p.seconds ? ` in ${p.seconds.toFixed(1)} s` : ""}` : p.finished ? "gave up" : "";
+    if (finished && !p.solved) state = "not solved";
+    const cells = [
+      el("td", { text: finished && p.rank ? String(p.rank) : String(i + 1) }),
+      el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === S.state.host) }),
+      el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
+      el("td", { text: `${p.boxes_on_goals} / ${total}` }),
+      el("td", { class: "state" }, state),
+    ];
+    if (finished && p.lurd) {
+      const title = `${p.name} in the race`;
+      cells[5].append(" ", el("a", { href: `${shareRoute(S.level, title, "replay")}&lurd=${encodeURIComponent(p.lurd)}`, text: "Replay", class: "replay-link" }));
+    }
+    body.append(el("tr", { class: me && p.name === me.name ? "me" : null, "data-name": p.name }, ...cells));
+  });
+}
+
+/** Tell screen readers what changed: joins, boxes placed by others, finishes, the start. */
+function narrate(before, state) {
+  const me = capi.player();
+  const prev = new Map((before?.players || []).map((p) => [p.name, p]));
+  const total = S.level ? S.level.boxes.size : 0;
+  const news = [];
+  for (const p of state.players) {
+    if (me && p.name === me.name) continue;
+    const old = prev.get(p.name);
+    if (!old) { if (before) news.push(`${p.name} joined.`); continue; }
+    if (p.solved && !old.solved) news.push(`${p.name} solved it in ${p.moves} moves.`);
+    else if (p.boxes_on_goals !== old.boxes_on_goals) news.push(`${p.name}: ${p.boxes_on_goals} of ${total} boxes on goals.`);
+  }
+  if (before && before.status !== state.status) {
+    if (state.status === "countdown") news.push("The race starts soon: get ready.");
+    if (state.status === "running") news.push("Go!");
+  }
+  if (news.length) say(news.join(" "));
+}
+
+function ended() {
+  if (S.endedShown) return;
+  S.endedShown = true;
+  S.finished = true;
+  const ranked = S.state.players.slice().sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
+  const text = ranked.length
+    ? `Race over. ${ranked.map((p) => `${p.rank ?? "-"}. ${p.name}${p.solved ? ` (${p.moves} moves)` : " (not solved)"}`).join(", ")}.`
+    : "Race over.";
+  $("race-result").textContent = text;
+  say(text);
+  if (S.socket) {
+    S.socket.onclose = null;
+    S.socket.close();
+    S.socket = null;
+  }
+  clearInterval(S.poll);
+}
+
+/** "m:ss" of whole seconds. */
+function minutes(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Once a quarter second: the countdown and the time left. */
+function tick() {
+  if (!S) return;
+  const now = Date.now();
+  const status = $("race-status");
+  const clock = $("race-clock");
+  if (S.mode === "ghost") {
+    if (S.startsAt === null) return;
+    if (now < S.startsAt) {
+      const n = Math.ceil((S.startsAt - now) / 1000);
+      if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
+      status.textContent = `Starts in ${n}`;
+    } else if (!S.ghost.started) {
+      S.ghost.started = true;
+      status.textContent = "Go!";
+      say("Go!");
+      render();
+      ghostStep();
+    }
+    if (now >= S.startsAt && !S.finished) clock.textContent = `${((now - S.startsAt) / 1000).toFixed(1)} s`;
+    return;
+  }
+  const state = S.state;
+  if (!state) return;
+  if (state.status === "waiting") {
+    status.textContent = `Waiting for players (${state.players.length} joined)${mine() ? "" : ": join to race"}.`;
+    if (state.time_limit) clock.textContent = minutes(state.time_limit);
+  } else if (state.status === "finished") {
+    status.textContent = "Finished.";
+    clock.textContent = "-";
+  } else if (S.startsAt !== null && now < S.startsAt) {
+    const n = Math.ceil((S.startsAt - now) / 1000);
+    status.textContent = `Starts in ${n}`;
+    if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
+  } else {
+    status.textContent = S.finished ? "You are done: waiting for the others." : mine() ? "Go!" : "Running (you are watching).";
+    if (S.endsAt !== null) {
+      clock.textContent = minutes(Math.max(0, Math.ceil((S.endsAt - now) / 1000)));
+    }
+  }
+  // The buttons follow the race's state (Go, the time limit) even without a move.
+  const nowLive = live();
+  if (nowLive !== S.wasLive) {
+    S.wasLive = nowLive;
+    render();
+  }
+}
+
+/** #/race/{code}: the lobby, the race, or its result. */
+export async function openRace(code, { current }) {
+  reset("race");
+  S.code = code;
+  const state = S;
+  const link = `${location.origin}/#/race/${encodeURIComponent(code)}`;
+  $("race-link").value = link;
+  document.title = "Race - Sokoban";
+  const first = await capi.race(code);
+  if (!current() || S !== state) return;
+  update(first);
+  if (first.status !== "finished") connect();
+  $("race-canvas").focus({ preventScroll: true });
+}
+
+/** #/race/new: the form; with ?level= the current level is offered first. */
+export function openNew(levelId) {
+  reset("new");
+  document.title = "Open a race - Sokoban";
+  $("race-title").textContent = "Open a race";
+  const select = $("race-level");
+  select.querySelector("option[data-level]")?.remove();
+  if (levelId) {
+    const option = el("option", { value: `level:${levelId}`, "data-level": "1", text: `This level (${levelId})` });
+    select.prepend(option);
+    select.value = option.value;
+    // Its title, when the server knows it (as text: titles are never markup).
+    const slash = levelId.lastIndexOf("/");
+    const json = levelId.startsWith("daily/") ? capi.daily(levelId.slice(6)).then((d) => ({ title: `Daily ${d.date}` }))
+      : api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
+    json.then((j) => { if (j.title) option.textContent = `This level: ${j.title}`; }).catch(() => {});
+  }
+  $("race-form").hidden = false;
+  $("race-name-form").hidden = Boolean(capi.player());
+  $("race-status").textContent = capi.player() ? "" : "Pick a name first: the others see it in the race.";
+}
+
+async function create() {
+  const choice = $("race-level").value;
+  const options = {
+    band: choice.startsWith("level:") ? null : choice,
+    level_id: choice.startsWith("level:") ? choice.slice(6) : null,
+    time_limit: Number($("race-limit").value),
+    countdown: Number($("race-countdown").value),
+  };
+  try {
+    const race = await capi.createRace(options);
+    location.hash = `#/race/${encodeURIComponent(race.code)}`;
+  } catch (error) {
+    $("race-status").textContent = `Cannot open the race: ${error.message}`;
+  }
+}
+
+async function join() {
+  try {
+    update(await capi.joinRace(S.code));
+    if (S.socket) { S.socket.onclose = null; S.socket.close(); S.socket = null; }
+    connect();
+    say("You joined the race.");
+    $("race-canvas").focus({ preventScroll: true }); // the keys play once the race runs
+  } catch (error) {
+    $("race-status").textContent = `Cannot join: ${error.message}`;
+  }
+}
+
+async function start() {
+  try {
+    await capi.startRace(S.code);
+    if (!S.socket) update(await capi.race(S.code));
+  } catch (error) {
+    $("race-status").textContent = `Cannot start: ${error.message}`;
+  }
+}
+
+// --- a ghost race ----------------------------------------------------------------------------
+
+const GHOST_NAMES = { best: "your best", leader: "the leader", optimal: "the optimum" };
+
+/** #/ghost/{level id}?source=best|leader|optimal: race alone against a stored solution. */
+export async function openGhost(levelId, source, { current }) {
+  reset("ghost");
+  const state = S;
+  document.title = "Ghost race - Sokoban";
+  $("race-title").textContent = `Ghost race against ${GHOST_NAMES[source] || source}`;
+  const slash = levelId.lastIndexOf("/");
+  let json;
+  let stored = null;
+  if (levelId.startsWith("daily/")) json = (await capi.daily(levelId.slice(6))).level;
+  else json = await api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
+  try {
+    stored = await capi.ghost(levelId, source);
+  } catch (error) {
+    // "your best" may be only in this browser: race that.
+    const best = source === "best" ? store.best(store.levelKey(R.formatBoard(levelOf(json)))) : null;
+    if (!best) throw error;
+    stored = { name: "your best (this browser)", lurd: best.moves.lurd, seconds: null };
+  }
+  if (!current() || S !== state) return;
+  setLevel(json);
+  players.rememberLevel(store.levelKey(R.formatBoard(S.level)), levelId);
+  const { steps } = R.replay(S.level, stored.lurd);
+  const pace = stored.seconds && steps.length ? stored.seconds / steps.length : GHOST_PACE_S;
+  S.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(S.level), pace, index: 0, started: false, timer: null, done: false };
+  S.startsAt = Date.now() + 3000;
+  $("race-result").textContent = `The ghost plays ${stored.name || GHOST_NAMES[source]}'s solution: ${steps.length} moves in ${(pace * steps.length).toFixed(1)} s.`;
+  ghostTable();
+  render();
+  $("race-canvas").focus({ preventScroll: true });
+}
+
+/** The ghost race cannot start: say why, with the way back. */
+export function noGhost(reason) {
+  $("race-status").textContent = `No ghost: ${reason}.`;
+  const back = el("button", { type: "button", text: "Back to the level" });
+  back.addEventListener("click", () => history.back());
+  $("race-result").replaceChildren("Solve the level (signed in) to race your best, or pick another ghost. ", back);
+}
+
+function ghostStep() {
+  const g = S.ghost;
+  if (!g || S.finished && g.done) return;
+  if (g.index >= g.steps.length) {
+    g.done = true;
+    g.doneAt = Date.now();
+    ghostTable();
+    if (!S.finished) say(`The ghost finished in ${((g.doneAt - S.startsAt) / 1000).toFixed(1)} seconds.`);
+    return;
+  }
+  g.game.move(g.steps[g.index].d);
+  g.index += 1;
+  render();
+  ghostTable();
+  const state = S;
+  g.timer = setTimeout(() => { if (S === state) ghostStep(); }, g.pace * 1000);
+}
+
+function ghostDone() {
+  const t = (Date.now() - S.startsAt) / 1000;
+  const g = S.ghost;
+  const m = S.game.metrics();
+  const ghostTime = g.pace * g.steps.length;
+  const won = t < ghostTime;
+  const text = `You solved it in ${t.toFixed(1)} s with ${m.moves} moves and ${m.pushes} pushes; `
+    + `the ghost takes ${ghostTime.toFixed(1)} s with ${g.steps.length} moves. ${won ? "You beat the ghost!" : "The ghost wins."}`;
+  $("race-result").textContent = text;
+  $("race-status").textContent = won ? "You beat the ghost!" : "The ghost wins.";
+  say(text);
+  ghostTable();
+}
+
+function ghostTable() {
+  const g = S.ghost;
+  if (!g) return;
+  const total = S.level.boxes.size;
+  const row = (name, game, done) => el("tr", { "data-name": name },
+    el("td", { text: "" }), el("td", { class: "name", text: name }),
+    el("td", { text: String(game.moves) }), el("td", { text: String(game.pushes) }),
+    el("td", { text: `${onGoals(S.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
+  $("race-players").tBodies[0].replaceChildren(row("You", S.game, S.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+export function setup() {
+  $("race-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!capi.player()) {
+      $("race-name").focus();
+      return;
+    }
+    create();
+  });
+  $("race-name-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = $("race-name").value.trim();
+    if (!name) return;
+    try {
+      await players.register(name);
+    } catch (error) {
+      $("race-status").textContent = error.status === 409 ? `The name "${name}" is taken: pick another.` : `Cannot pick that name: ${error.message}`;
+      return;
+    }
+    $("race-name-form").hidden = true;
+    if (S && S.mode === "race") join();
+    else $("race-status").textContent = `Playing as ${name}.`;
+  });
+  $("race-copy").addEventListener("click", async () => {
+    const ok = await copyText($("race-link").value);
+    $("race-link").select();
+    announce(ok ? "The race's link is copied: send it to the others." : "Copy the selected link and send it to the others.");
+  });
+  $("race-join").addEventListener("click", () => join());
+  $("race-start").addEventListener("click", () => start());
+  $("race-undo").addEventListener("click", () => undo());
+  $("race-restart").addEventListener("click", () => restart());
+  $("race-give-up").addEventListener("click", () => {
+    if (!live()) return;
+    S.finished = true;
+    send({ type: "finish", lurd: S.game.lurd() });
+    say("You gave up; the others race on.");
+    render();
+  });
+}
