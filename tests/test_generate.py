@@ -320,7 +320,7 @@ def test_big_rooms_use_the_reverse_walk_without_recursion() -> None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(200)  # gym-sokoban's depth-first reverse play would fail here
     try:
-        report = generate((30, 30), 6, count=2, seed=1, layout="rooms", seconds=30)
+        report = generate((30, 30), 4, count=2, seed=1, layout="rooms", seconds=10)
     finally:
         sys.setrecursionlimit(limit)
     assert report.complete

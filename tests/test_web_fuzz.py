@@ -5,6 +5,7 @@ answer matches the schema the document declares for it."""
 from __future__ import annotations
 
 import atexit
+import datetime
 import shutil
 import tempfile
 import warnings
@@ -20,14 +21,24 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from schemathesis.checks import not_a_server_error, response_schema_conformance
 
+from sokoban.records import DailyRow
 from sokoban.web import Settings, create_app
+from sokoban.web.daily import band_of, seed_of
+
+
+def quick_daily(day: datetime.date) -> DailyRow:
+    """A daily level made at once: the generator's run would outlast the requests' timeout."""
+    return DailyRow(day, band_of(day), "#######\n#@ $ .#\n#######", "rRR", 3, 2, seed_of(day))
+
 
 #: Generated requests per operation: enough to reach every validator, fast in CI.
 EXAMPLES = 15
 
 _folder = Path(tempfile.mkdtemp(prefix="sokoban-fuzz-"))
 atexit.register(shutil.rmtree, _folder, ignore_errors=True)
-APP = create_app(Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2))
+APP = create_app(
+    Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2, daily_maker=quick_daily)
+)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sokoban import __version__
-from sokoban.errors import IllegalMoveError, LevelNotFoundError, SokobanError
+from sokoban.errors import IllegalMoveError, LevelNotFoundError, SokobanError, UnsolvedError
 from sokoban.store import Store
 from sokoban.web.library import Library
 from sokoban.web.pool import Busy, SolverPool
@@ -137,6 +137,11 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(IllegalMoveError)
     async def illegal(request: Request, error: IllegalMoveError) -> JSONResponse:
         return JSONResponse({"detail": one_line(error), "step": error.index}, status_code=422)
+
+    @app.exception_handler(UnsolvedError)
+    async def unsolved(request: Request, error: UnsolvedError) -> JSONResponse:
+        # Every step played; the one that fails is the missing step after the last.
+        return JSONResponse({"detail": one_line(error), "step": error.moves}, status_code=422)
 
     @app.exception_handler(SokobanError)
     async def bad_input(request: Request, error: SokobanError) -> JSONResponse:

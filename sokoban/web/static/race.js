@@ -91,6 +91,7 @@ export function active() {
 
 function setLevel(json) {
   S.level = levelOf(json);
+  S.title = json.title || "";
   S.game = new R.Game(S.level);
   $("race-stage").hidden = false;
   view.setLevel(S.level);
@@ -325,7 +326,7 @@ function lobby() {
   $("race-join").hidden = !(waiting && me && !joined);
   $("race-name-form").hidden = !(waiting && !me);
   $("race-start").hidden = !(waiting && me && state.host === me.name);
-  $("race-title").textContent = `Race ${state.level?.title ? `on ${state.level.title}` : ""}`.trim();
+  $("race-title").textContent = `Race ${S.title ? `on ${S.title}` : ""}`.trim();
 }
 
 function tags(you, host) {
