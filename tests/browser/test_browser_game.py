@@ -4,6 +4,7 @@ rules (``sokoban.lurd``), the oracle the JS rules mirror."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -20,7 +21,7 @@ METRICS = ("moves", "pushes", "box_lines", "box_changes", "pushing_sessions", "p
 
 
 def _level(index: int) -> Level:
-    return list(xsb.iter_levels(LEVELS))[index - 1]
+    return list(xsb.iter_levels(io.StringIO(LEVELS)))[index - 1]
 
 
 def _counters(web: Page) -> tuple[int, int]:
@@ -178,7 +179,7 @@ def test_import_a_pasted_level_and_play_it(web: Page) -> None:
         "Title: Broken\n#####\n#@$.x#\n#####\n"
     )
     errors: list[Any] = []
-    assert [lv.title for lv in xsb.iter_levels(text, errors)] == ["Pasted one"]
+    assert [lv.title for lv in xsb.iter_levels(io.StringIO(text), errors)] == ["Pasted one"]
     web.goto("#/import")
     web.page.fill("#import-text", text)
     web.page.click("#import-read")
