@@ -36,6 +36,7 @@ from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
+from sokoban.solve._carry import carry
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
@@ -51,6 +52,7 @@ from sokoban.solve.types import (
     ProgressCallback,
     SearchStats,
     SolveResult,
+    Status,
     register,
 )
 
@@ -58,7 +60,10 @@ from sokoban.solve.types import (
 # kernel): positions queued, the next cell's turn, non-empty cells.
 QUEUED, CURSOR, CELLS = 5, 6, 7
 # Slots of the parameters (int64 array).
-P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
+P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY, P_TUNNEL, P_MACRO = range(8)
+#: Goals of the packing order a node tries to carry a box to (the first ones ready), and
+#: the boxes tried per goal (the nearest by push distance).
+MACRO_TARGETS, MACRO_BOXES = 1, 2
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
@@ -188,14 +193,8 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist, zbox, zplayer = board
-    order, parent = plan
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
-        store.boxes,
-        store.player,
-        store.parent,
-        store.g,
-        store.h,
-    )
+    order, parent, rowof = plan
+    nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
@@ -206,6 +205,8 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     oop_cap = params[P_OOP]
     cap = nd_boxes.shape[0]
     keykind = params[P_KEY]
+    tunnels = params[P_TUNNEL] != 0
+    macros = params[P_MACRO] != 0
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -227,11 +228,16 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     allowed = np.ones(nb, dtype=np.uint8)
     ok = np.ones(ng, dtype=np.uint8)
     order_k = np.empty(nb, dtype=np.int32)
+    cq = np.empty((3, 4 * n), dtype=np.int32)
+    visit = np.zeros(4 * n, dtype=np.int32)
+    targets = np.empty(MACRO_TARGETS, dtype=np.int64)
+    picks = np.empty(MACRO_BOXES, dtype=np.int64)
+    stamp = 0
     mark = 0
     mark2 = 0
     mark3 = 1
     steps = 0
-    room = 4 * nb + 1
+    room = 4 * nb + 1 + MACRO_TARGETS * MACRO_BOXES
     while True:
         if counters[QUEUED] == 0:
             return EXHAUSTED
@@ -243,7 +249,6 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
         nd_closed[node] = 1
         steps += 1
         counters[EXPANDED] += 1
-        g = nd_g[node]
         pcell = cellof[node]
         pw = weight[node]
         ph = nd_h[node]
@@ -297,69 +302,291 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
                     continue
                 occ[b] = -1
                 occ[t] = k
+                pushes = 1
+                stand = b  # where the player ends
+                if tunnels:
+                    # Tunnel macro (as in the best-first kernel): while player and box are
+                    # both between walls across the push, the box goes on in one move.
+                    s1 = (d + 1) % 4
+                    s2 = (d + 3) % 4
+                    while (
+                        not goal[t]
+                        and nbr[stand, s1] < 0
+                        and nbr[stand, s2] < 0
+                        and nbr[t, s1] < 0
+                        and nbr[t, s2] < 0
+                    ):
+                        ahead = nbr[t, d]
+                        if ahead < 0 or occ[ahead] >= 0 or dead[ahead]:
+                            break
+                        occ[t] = -1
+                        occ[ahead] = k
+                        stand = t
+                        t = ahead
+                        pushes += 1
                 if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
                     occ[t] = -1
                     occ[b] = k
                     continue
-                moved(nd_boxes[node], b, t, child)
                 mark2 += 1
-                player = reach(b, occ, nbr, seen2, mark2, fifo2, walk2)
-                key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
-                counters[GENERATED] += 1
-                found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
-                if found >= 0:
-                    if g + 1 < nd_g[found] and not nd_closed[found]:
-                        nd_g[found] = g + 1
-                        nd_parent[found] = node
-                        nd_last[found] = t
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                rows[k] = t
-                h = rematch(rows, k, dist, parent_work, work)
-                rows[k] = b
-                if h >= INF:
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                cell, mark3 = feature_cell(
-                    occ, nbr, order, parent, ok, seen3, mark3, fifo2, conn_cap, oop_cap
+                player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                mark3 = _child(
+                    node,
+                    k,
+                    b,
+                    t,
+                    player,
+                    pushes,
+                    pw,
+                    pcell,
+                    ph,
+                    parent_key,
+                    keykind,
+                    board,
+                    plan,
+                    store,
+                    table,
+                    cells,
+                    extra,
+                    counters,
+                    occ,
+                    rows,
+                    parent_work,
+                    work,
+                    child,
+                    seen3,
+                    mark3,
+                    fifo2,
+                    conn_cap,
+                    oop_cap,
+                    ok,
                 )
-                occ[t] = -1
-                occ[b] = k
-                # A push that lowers the bound or improves a feature is free.
-                w = pw
-                if (h >= ph or keykind == KEY_FEATURES) and not _improves(
-                    cell, pcell, conn_cap, oop_cap
-                ):
-                    w += 1
-                new = counters[NODES]
-                counters[NODES] += 1
-                weight[new] = w
-                cellof[new] = cell
-                nd_boxes[new, :] = child
-                nd_player[new] = player
-                nd_parent[new] = node
-                nd_g[new] = g + 1
-                nd_h[new] = h
-                nd_hash[new] = key
-                nd_closed[new] = 0
-                nd_last[new] = t
-                table[-found - 1] = new
-                if h == 0:
-                    counters[GOAL] = new
+                if mark3 < 0:
                     for i in range(nb):
                         occ[nd_boxes[node, i]] = -1
                     return SOLVED
-                if keykind == KEY_BOUND:
-                    key = h
-                elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
-                    key = w
-                else:
-                    key = h + 2 * w
-                _push(cells, nxt, counters, cell, key, new)
+                occ[t] = -1
+                occ[b] = k
+        if macros:
+            # Packing advisor: carry a box to the goal the packing order wants next, in
+            # one move (free, like every move that improves a feature).
+            nt = _ready_goals(occ, order, parent, ok, targets)
+            for ti in range(nt):
+                i = targets[ti]
+                row = rowof[i]
+                dest = order[i]
+                npick = _nearest_boxes(nd_boxes[node], goal, dist[row], picks)
+                for pi in range(npick):
+                    k = picks[pi]
+                    b = nd_boxes[node, k]
+                    if _adjacent(nbr, b, dest):
+                        continue  # a one-cell move is a plain push (the path relies on it)
+                    stamp += 1
+                    pushes, stand, mark2 = carry(
+                        b,
+                        dest,
+                        dist[row],
+                        occ,
+                        nbr,
+                        dead,
+                        seen,
+                        mark,
+                        seen2,
+                        mark2,
+                        fifo2,
+                        walk2,
+                        cq,
+                        visit,
+                        stamp,
+                    )
+                    if pushes < 0:
+                        continue
+                    occ[b] = -1
+                    occ[dest] = k
+                    if frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                        occ[dest] = -1
+                        occ[b] = k
+                        continue
+                    mark2 += 1
+                    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                    mark3 = _child(
+                        node,
+                        k,
+                        b,
+                        dest,
+                        player,
+                        pushes,
+                        pw,
+                        pcell,
+                        ph,
+                        parent_key,
+                        keykind,
+                        board,
+                        plan,
+                        store,
+                        table,
+                        cells,
+                        extra,
+                        counters,
+                        occ,
+                        rows,
+                        parent_work,
+                        work,
+                        child,
+                        seen3,
+                        mark3,
+                        fifo2,
+                        conn_cap,
+                        oop_cap,
+                        ok,
+                    )
+                    if mark3 < 0:
+                        for i2 in range(nb):
+                            occ[nd_boxes[node, i2]] = -1
+                        return SOLVED
+                    occ[dest] = -1
+                    occ[b] = k
         for k in range(nb):
             occ[nd_boxes[node, k]] = -1
+
+
+@njit
+def _child(
+    node,
+    k,
+    b,
+    t,
+    player,
+    pushes,
+    pw,
+    pcell,
+    ph,
+    parent_key,
+    keykind,
+    board,
+    plan,
+    store,
+    table,
+    cells,
+    extra,
+    counters,
+    occ,
+    rows,
+    parent_work,
+    work,
+    child,
+    seen3,
+    mark3,
+    queue,
+    conn_cap,
+    oop_cap,
+    ok,
+):
+    """Store the child of ``node`` whose box ``k`` went from ``b`` to ``t`` in ``pushes``
+    pushes (the boxes ``occ`` already moved, the player's canonical cell ``player``) and
+    queue it in its feature cell; a position already stored takes the shorter path while
+    it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
+    node in ``counters[GOAL]``)."""
+    nbr, goal, dead, dist, zbox, zplayer = board
+    order, parent, rowof = plan
+    nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
+    nd_g = store.g
+    g = nd_g[node] + pushes
+    moved(store.boxes[node], b, t, child)
+    key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
+    counters[GENERATED] += 1
+    found = _table.find(table, key, child, player, store.hash, store.boxes, store.player)
+    if found >= 0:
+        if g < nd_g[found] and not store.closed[found]:
+            nd_g[found] = g
+            store.parent[found] = node
+            store.last[found] = t
+        return mark3
+    rows[k] = t
+    h = rematch(rows, k, dist, parent_work, work)
+    rows[k] = b
+    if h >= INF:
+        return mark3
+    cell, mark3 = feature_cell(occ, nbr, order, parent, ok, seen3, mark3, queue, conn_cap, oop_cap)
+    # A move that lowers the bound or improves a feature is free.
+    w = pw
+    if (h >= ph or keykind == KEY_FEATURES) and not _improves(cell, pcell, conn_cap, oop_cap):
+        w += 1
+    new = counters[NODES]
+    counters[NODES] += 1
+    weight[new] = w
+    cellof[new] = cell
+    store.boxes[new, :] = child
+    store.player[new] = player
+    store.parent[new] = node
+    nd_g[new] = g
+    store.h[new] = h
+    store.hash[new] = key
+    store.closed[new] = 0
+    store.last[new] = t
+    table[-found - 1] = new
+    if h == 0:
+        counters[GOAL] = new
+        return -1
+    if keykind == KEY_BOUND:
+        qkey = h
+    elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
+        qkey = w
+    else:
+        qkey = h + 2 * w
+    _push(cells, nxt, counters, cell, qkey, new)
+    return mark3
+
+
+@njit
+def _adjacent(nbr, a, b):
+    """Whether cells ``a`` and ``b`` are neighbours."""
+    for d in range(4):
+        if nbr[a, d] == b:
+            return True
+    return False
+
+
+@njit
+def _ready_goals(occ, order, parent, ok, targets):
+    """The first goals of the packing order (positions in ``order``, into ``targets``) that
+    are empty while every goal they must follow is packed; returns how many."""
+    ng = order.shape[0]
+    ok[:] = 1
+    count = 0
+    for i in range(ng):
+        if occ[order[i]] < 0:
+            if ok[i] and count < targets.shape[0]:
+                targets[count] = i
+                count += 1
+            ok[i] = 0
+        if not ok[i] and parent[i] >= 0:
+            ok[parent[i]] = 0
+    return count
+
+
+@njit
+def _nearest_boxes(boxes, goal, h, picks):
+    """The boxes off the goals (indices into ``boxes``, into ``picks``) nearest by push
+    distance ``h`` (int32[n]), nearest first; returns how many (those with a finite one)."""
+    count = 0
+    size = picks.shape[0]
+    for k in range(boxes.shape[0]):
+        c = boxes[k]
+        if goal[c] or h[c] >= INF:
+            continue
+        if count < size:
+            j = count
+            count += 1
+        elif h[c] < h[boxes[picks[size - 1]]]:
+            j = size - 1
+        else:
+            continue
+        while j > 0 and h[boxes[picks[j - 1]]] > h[c]:
+            picks[j] = picks[j - 1]
+            j -= 1
+        picks[j] = k
+    return count
 
 
 class Fess:
@@ -372,6 +599,8 @@ class Fess:
         plan: PackingOrder | None = None,
         corrals: bool = True,
         key: int = KEY_BOUND,
+        tunnels: bool = True,
+        macros: bool = True,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -379,7 +608,8 @@ class Fess:
         nb = board.nboxes
         zbox, zplayer = _table.zobrist(board.n)
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
-        self.kernel_plan = (self.plan.order, self.plan.parent)
+        rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
+        self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
@@ -392,7 +622,9 @@ class Fess:
         )
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key], dtype=np.int64
+            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
+            + [int(tunnels), int(macros)],
+            dtype=np.int64,
         )
         self._put_root()
         #: The most bytes the arrays took over every run so far.
@@ -606,6 +838,8 @@ FESS_KEYS = {
             multiple=True,
         ),
         Option("corrals", bool, True, "PI-corral pruning"),
+        Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
+        Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
     ),
 )
 def fess(
@@ -617,7 +851,33 @@ def fess(
     board = Board(level)
     plan = packing_order(board)
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
-    engines = [Fess(board, plan=plan, corrals=options["corrals"], key=k) for k in keys]
-    found = interleave(engines, limits, progress)
-    root = engines[0].root_bound
-    return _driver.result(found, found.run, "fess", False, root if root < INF else None)
+
+    def run(limits: Limits, tunnels: bool) -> SolveResult:
+        engines = [
+            Fess(
+                board,
+                plan=plan,
+                corrals=options["corrals"],
+                key=k,
+                tunnels=tunnels,
+                macros=options["macros"],
+            )
+            for k in keys
+        ]
+        found = interleave(engines, limits, progress)
+        root = engines[0].root_bound
+        return _driver.result(found, found.run, "fess", False, root if root < INF else None)
+
+    result = run(limits, options["tunnels"])
+    if result.status is not Status.UNSOLVABLE or not options["tunnels"]:
+        return result
+    # Tunnel macros may cut off every solution in odd layouts: running out of positions
+    # with them proves nothing, so search again without them in the limits left.
+    spent = result.stats
+    left = Limits(
+        None if limits.time is None else max(0.0, limits.time - spent.seconds),
+        None if limits.nodes is None else max(0, limits.nodes - spent.expanded),
+        limits.memory,
+    )
+    again = run(left, False)
+    return dataclasses.replace(again, stats=spent + again.stats)
