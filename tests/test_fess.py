@@ -14,6 +14,7 @@ from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
 from sokoban.solve._carry import carry
+from sokoban.solve._fast import FAST_ASTAR_BOXES
 from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
@@ -420,3 +421,13 @@ def test_carry_finds_the_fewest_pushes_in_open_rooms() -> None:
             assert pushes >= 0  # close to the lone box's distance: found
             agree += pushes == want
     assert agree >= 10
+
+
+def test_fast_ends_big_levels_with_a_second_fess() -> None:
+    # Stopped by the node limit in every stage: the stage named is the last one run.
+    big = hard()
+    assert len(big.boxes) > FAST_ASTAR_BOXES
+    assert solve(big, "fast", Limits(nodes=300)).message.startswith("fess: stopped")
+    small = list(iter_levels(LEVELS / "xsokoban.xsb"))[0]  # 6 boxes
+    assert len(small.boxes) <= FAST_ASTAR_BOXES
+    assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")

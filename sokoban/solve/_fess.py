@@ -42,6 +42,7 @@ from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
+from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import moved
@@ -62,8 +63,8 @@ QUEUED, CURSOR, CELLS = 5, 6, 7
 # Slots of the parameters (int64 array).
 P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY, P_TUNNEL, P_MACRO = range(8)
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
-#: the boxes tried per goal (the nearest by push distance).
-MACRO_TARGETS, MACRO_BOXES = 1, 2
+#: the boxes tried per goal at most (the nearest by push distance; the default).
+MACRO_TARGETS, MACRO_BOXES = 1, 1
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
@@ -192,7 +193,7 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, goal, dead, dist, zbox, zplayer, live, pairs, starts, partners = board
     order, parent, rowof = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
@@ -206,7 +207,7 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     cap = nd_boxes.shape[0]
     keykind = params[P_KEY]
     tunnels = params[P_TUNNEL] != 0
-    macros = params[P_MACRO] != 0
+    macros = params[P_MACRO] > 0
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -231,13 +232,13 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     cq = np.empty((3, 4 * n), dtype=np.int32)
     visit = np.zeros(4 * n, dtype=np.int32)
     targets = np.empty(MACRO_TARGETS, dtype=np.int64)
-    picks = np.empty(MACRO_BOXES, dtype=np.int64)
+    picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
     stamp = 0
     mark = 0
     mark2 = 0
     mark3 = 1
     steps = 0
-    room = 4 * nb + 1 + MACRO_TARGETS * MACRO_BOXES
+    room = 4 * nb + 1 + MACRO_TARGETS * picks.shape[0]
     while True:
         if counters[QUEUED] == 0:
             return EXHAUSTED
@@ -324,7 +325,9 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
                         stand = t
                         t = ahead
                         pushes += 1
-                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
+                    t, stand, occ, live, pairs, starts, partners
+                ):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -403,7 +406,9 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
                         continue
                     occ[b] = -1
                     occ[dest] = k
-                    if frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                    if frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
+                        dest, stand, occ, live, pairs, starts, partners
+                    ):
                         occ[dest] = -1
                         occ[b] = k
                         continue
@@ -487,7 +492,7 @@ def _child(
     queue it in its feature cell; a position already stored takes the shorter path while
     it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
     node in ``counters[GOAL]``)."""
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, goal, dead, dist, zbox, zplayer = board[:6]
     order, parent, rowof = plan
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nd_g = store.g
@@ -600,7 +605,8 @@ class Fess:
         corrals: bool = True,
         key: int = KEY_BOUND,
         tunnels: bool = True,
-        macros: bool = True,
+        macros: int = MACRO_BOXES,
+        pairs: bool | tuple[np.ndarray, ...] = True,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -608,6 +614,9 @@ class Fess:
         nb = board.nboxes
         zbox, zplayer = _table.zobrist(board.n)
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        if isinstance(pairs, bool):
+            pairs = pair_table(board) if pairs else no_table()
+        self.kernel_board += pairs
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
         self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
         self.store = new_store(capacity, nb)
@@ -840,6 +849,7 @@ FESS_KEYS = {
         Option("corrals", bool, True, "PI-corral pruning"),
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
+        Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     ),
 )
 def fess(
@@ -851,6 +861,7 @@ def fess(
     board = Board(level)
     plan = packing_order(board)
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
+    two_box = pair_table(board) if options["pairs"] else no_table()
 
     def run(limits: Limits, tunnels: bool) -> SolveResult:
         engines = [
@@ -860,7 +871,8 @@ def fess(
                 corrals=options["corrals"],
                 key=k,
                 tunnels=tunnels,
-                macros=options["macros"],
+                macros=MACRO_BOXES if options["macros"] else 0,
+                pairs=two_box,
             )
             for k in keys
         ]
