@@ -48,7 +48,7 @@ def two_box_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
     over (boxes, least cell of the player's region), nothing pruned."""
 
     def key(bs: frozenset[int], p: int) -> tuple[frozenset[int], int]:
-        return bs, min(naive._reachable(lv, p, bs))
+        return bs, min(naive.reachable(lv, p, bs))
 
     seen = {key(boxes, player)}
     todo = [(boxes, player)]
@@ -56,7 +56,7 @@ def two_box_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
         bs, p = todo.pop()
         if bs <= lv.goals:
             return True
-        for nxt in naive._pushes(lv, bs, p):
+        for nxt in naive.pushes(lv, bs, p):
             k = key(*nxt)
             if k not in seen:
                 seen.add(k)
@@ -146,7 +146,7 @@ def test_table_agrees_with_a_plain_search_on_random_rooms() -> None:
                 for p in floor:
                     if p in boxes:
                         continue
-                    region = min(naive._reachable(lv, p, boxes))
+                    region = min(naive.reachable(lv, p, boxes))
                     if region not in verdicts:
                         verdicts[region] = two_box_solvable(lv, boxes, p)
                     assert dead(board, a, b, p) == (not verdicts[region]), (lv.xsb(), a, b, p)

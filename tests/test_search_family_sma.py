@@ -1,4 +1,4 @@
-"""SMA*'s bound cache against the slow reference search of tests/naive_search.py: optimal
+"""SMA*'s bound cache against the slow reference search of tests/naive.py: optimal
 pushes at many budgets, from the smallest that holds the path up, with the cache as sized
 and crowded (one entry per node, so that entries are evicted all the time) and with the
 rule that applies learned bounds at equal depth; budgets that never pass their bytes; and
@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-import naive_search
+import naive
 import pytest
 from test_search_family import OWN, _random_rooms, check_solved, level
 
@@ -32,7 +32,7 @@ def microban(shared_levels):  # type: ignore[no-untyped-def]
 
 @cache
 def _fewest(text: str) -> int | None:
-    return naive_search.fewest_pushes(Level.from_xsb(text))
+    return naive.fewest_pushes(Level.from_xsb(text))
 
 
 def fewest(start: Level) -> int | None:
@@ -121,7 +121,7 @@ def test_sma_agrees_with_the_reference_on_random_rooms(monkeypatch) -> None:  # 
     rng = random.Random(36)
     checked = 0
     for room in _random_rooms(4036, 600):
-        best = naive_search.fewest_pushes(room, 100_000)
+        best = naive.fewest_pushes(room, 100_000)
         if not best:
             continue
         monkeypatch.setattr(_sma, "SMA_CACHE_PER_NODE", rng.choice([1, 2, 32]))
@@ -207,7 +207,7 @@ def test_ida_agrees_with_the_reference_with_and_without_learned_bounds(learn, mi
 def test_ida_on_random_rooms_with_learned_bounds() -> None:
     checked = 0
     for room in _random_rooms(4037, 600):
-        best = naive_search.fewest_pushes(room, 100_000)
+        best = naive.fewest_pushes(room, 100_000)
         if best is None:
             continue  # unsolvable rooms are the family tests' business
         checked += 1

@@ -10,7 +10,7 @@ fewer moves overall than the deeper-first tie-break.
 from __future__ import annotations
 
 import pytest
-from naive_search import fewest_pushes_then_moves
+from naive import fewest_pushes_then_moves
 
 from sokoban import Level, xsb
 from sokoban.errors import SokobanError

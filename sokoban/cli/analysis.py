@@ -222,7 +222,7 @@ def longest_command(
     """
     import math
 
-    from sokoban.analysis import layouts as search_module
+    from sokoban.analysis import longest_puzzle as search_module
 
     width, height = _parse_room(room)
     if not (1 <= width <= search_module.MAX_SIDE and 1 <= height <= search_module.MAX_SIDE):

@@ -44,7 +44,6 @@ def _limits(time_limit: float | None, node_limit: int | None, memory_limit: floa
 #: ``--option NAME=VALUE``, repeatable: a method option (see ``sokoban methods``).
 method_options = click.option(
     "--option",
-    "-o",
     "assignments",
     multiple=True,
     metavar="NAME=VALUE",

@@ -10,7 +10,7 @@ after a bounded number of states, so a failed attempt costs a few floods, not a 
 
 from __future__ import annotations
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 from sokoban.solve._reach import reach
 
 #: Extra pushes over the lone box's push distance a carry may take.

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._pairs import pair_dead
 from sokoban.solve._reach import reach
 
@@ -116,7 +116,8 @@ def _solvable(start, k, player, ncells, board, scratch):
     are ``scratch``'s ``cells[:ncells]``): an open corral is rarely a deadlock, and
     searching on would mostly solve a small puzzle the long way. ``board``: as for
     :func:`corral_dead`."""
-    nbr, goal, dead, _, zbox, zplayer, live, pairs, starts, partners = board[:10]
+    nbr, goal, dead, zbox, zplayer = board.nbr, board.goal, board.dead, board.zbox, board.zplayer
+    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
     states, splayer, stable, marks, swalk = scratch[8:]
     solved = True
@@ -208,12 +209,13 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
 
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
-    search kernel's tuple ``(nbr, goal, dead, dist, zbox, zplayer, *pairs, *memo)``
-    (:mod:`sokoban.solve._best_first`; ``memo`` from :func:`new_memo`, size 0: nothing is
-    looked for); ``scratch``: :func:`new_scratch` (corral ids grow in its ``marks[0]``).
+    search kernel's :class:`sokoban.solve._best_first.SearchBoard` (its memo from
+    :func:`new_memo`, size 0: nothing is looked for); ``scratch``: :func:`new_scratch`
+    (corral ids grow in its ``marks[0]``).
     """
-    nbr, goal, dead, _, zbox, zplayer = board[:6]
-    mkeys, mboxes, mplayer, mverdict = board[10:]
+    nbr, goal, zbox, zplayer = board.nbr, board.goal, board.zbox, board.zplayer
+    mkeys, mboxes, mplayer = board.memo_keys, board.memo_boxes, board.memo_player
+    mverdict = board.memo_verdict
     if mkeys.shape[0] == 0:
         return False
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
@@ -40,7 +41,6 @@ from sokoban.solve._carry import carry
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
@@ -82,7 +82,7 @@ class Cells(NamedTuple):
     occupied bucket int32[c]."""
 
     heads: np.ndarray
-    count: np.ndarray
+    sizes: np.ndarray
     low: np.ndarray
 
 
@@ -178,22 +178,24 @@ def _improves(cell, before, conn_cap, oop_cap):
 
 
 @njit
-def fess_loop(board, plan, store, table, cells, extra, counters, params):
+def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
-    ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
+    ``board``: a :class:`~sokoban.solve._board.KernelBoard`; ``two_box``: (live, pairs,
+    starts, partners) of :func:`sokoban.solve._pairs.pair_table`, empty for none;
+    ``plan``: (order int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the
     packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
     int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
     :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
     path that improved no feature) and the feature cell; ``counters``: int64[8], slots
-    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[6],
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[8],
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist, zbox, zplayer, live, pairs, starts, partners = board
+    nbr, goal, dead, dist, zbox, zplayer = board
+    live, pairs, starts, partners = two_box
     order, parent, rowof = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
@@ -492,7 +494,7 @@ def _child(
     queue it in its feature cell; a position already stored takes the shorter path while
     it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
     node in ``counters[GOAL]``)."""
-    nbr, goal, dead, dist, zbox, zplayer = board[:6]
+    nbr, goal, dead, dist, zbox, zplayer = board
     order, parent, rowof = plan
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nd_g = store.g
@@ -612,11 +614,11 @@ class Fess:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
-        zbox, zplayer = _table.zobrist(board.n)
-        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board = board.kernel_board()
         if isinstance(pairs, bool):
             pairs = pair_table(board) if pairs else no_table()
-        self.kernel_board += pairs
+        #: The two-box deadlock table (:func:`sokoban.solve._pairs.pair_table`).
+        self.two_box = pairs
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
         self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
         self.store = new_store(capacity, nb)
@@ -649,7 +651,7 @@ class Fess:
         player = int(
             reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
         )
-        zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
+        zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         key = np.uint64(zplayer[player])
         for b in boxes:
             key ^= zbox[b]
@@ -689,6 +691,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
+        arrays += self.two_box
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -703,6 +706,7 @@ class Fess:
         self.params[P_BUDGET] = budget
         code: int = fess_loop(
             self.kernel_board,
+            self.two_box,
             self.kernel_plan,
             self.store,
             self.table,
