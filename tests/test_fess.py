@@ -13,7 +13,7 @@ from sokoban import Level, verify
 from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
-from sokoban.solve._carry import carry
+from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._fast import FAST_ASTAR_BOXES
 from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
 from sokoban.solve._packing import packed_count, packing_order
@@ -412,6 +412,7 @@ def test_carry_finds_the_fewest_pushes_in_open_rooms() -> None:
             np.empty((3, 4 * n), np.int32),
             np.zeros(4 * n, np.int32),
             1,
+            MAX_STATES,
         )
         want = lone_carry(board, occ, box, target, player)
         if pushes >= 0:
@@ -431,3 +432,11 @@ def test_fast_ends_big_levels_with_a_second_fess() -> None:
     small = list(iter_levels(LEVELS / "xsokoban.xsb"))[0]  # 6 boxes
     assert len(small.boxes) <= FAST_ASTAR_BOXES
     assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")
+
+
+def test_interleave_with_no_time_left_stops_at_once() -> None:
+    board = Board(level(ROOM))
+    out = interleave([Fess(board)], Limits(time=0.0))
+    assert out.run.limit == "time" and out.expanded == 0
+    result = solve(level(ROOM), "fess", Limits(time=0.0))
+    assert result.status is Status.TIME_LIMIT

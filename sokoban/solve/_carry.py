@@ -20,10 +20,13 @@ MAX_STATES = 96
 
 
 @njit
-def carry(box, target, h, occ, nbr, dead, region, rmark, seen, mark, fifo, walk, q, visit, stamp):
+def carry(
+    box, target, h, occ, nbr, dead, region, rmark, seen, mark, fifo, walk, q, visit, stamp, states
+):
     """The fewest pushes (best-first, within :data:`SLACK` of the lone box's distance)
     that take the box on ``box`` to ``target``, the other boxes (``occ >= 0``) fixed and
-    the player on the cells with ``region == rmark``.
+    the player on the cells with ``region == rmark``, giving up after ``states`` states
+    taken off the queue (:data:`MAX_STATES` by default in the search).
 
     ``h``: int32[n], the lone box's push distance from each cell to ``target``; ``seen``,
     ``fifo``, ``walk``: int32[n] scratch of the player's floods, ``mark`` the last mark
@@ -51,7 +54,7 @@ def carry(box, target, h, occ, nbr, dead, region, rmark, seen, mark, fifo, walk,
     result, stand = -1, -1
     f = 0
     taken = 0
-    while f < nbuckets and taken < MAX_STATES:
+    while f < nbuckets and taken < states:
         st = heads[f]
         if st < 0:
             f += 1

@@ -16,10 +16,20 @@ however crowded the cells below it are, while every other combination of feature
 being explored: the search progresses along the packing order without betting everything
 on one path. :func:`interleave` runs searches with different keys by turns.
 
+A move of the search moves one box, by one push or by a macro (each one step):
+
+- tunnel macros, as in the best-first kernel: a box pushed into a tunnel goes through;
+- packing macros (Festival's packing advisor, Rolling Stone's goal macros): at each
+  expansion, the nearest box that can be pushed all the way to the first goal the packing
+  order wants next (empty, every goal it must follow packed) is carried there
+  (:mod:`sokoban.solve._carry`); the move packs a goal, so it is free.
+
 It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`,
 the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
-player's walk, the child's boxes, the bound, freeze deadlocks, PI-corrals). A position is
-stored once, with the shortest push path found to it while it waits.
+player's walk, the child's boxes, the bound, freeze deadlocks, the two-box table,
+PI-corrals). A position is stored once, with the shortest push path found to it while
+it waits; the path's macros are found again when it is expanded to LURD
+(:func:`sokoban.solve._path.expand`).
 """
 
 from __future__ import annotations
@@ -37,7 +47,7 @@ from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
-from sokoban.solve._carry import carry
+from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
@@ -61,7 +71,8 @@ from sokoban.solve.types import (
 # kernel): positions queued, the next cell's turn, non-empty cells.
 QUEUED, CURSOR, CELLS = 5, 6, 7
 # Slots of the parameters (int64 array).
-P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY, P_TUNNEL, P_MACRO = range(8)
+(P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY = range(6, 10)
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
 #: the boxes tried per goal at most (the nearest by push distance; the default).
 MACRO_TARGETS, MACRO_BOXES = 1, 1
@@ -190,7 +201,7 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
     int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
     :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
     path that improved no feature) and the feature cell; ``counters``: int64[8], slots
-    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[8],
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[10],
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
@@ -210,6 +221,7 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
     keykind = params[P_KEY]
     tunnels = params[P_TUNNEL] != 0
     macros = params[P_MACRO] > 0
+    carry_states = params[P_CARRY]
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -233,14 +245,14 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
     order_k = np.empty(nb, dtype=np.int32)
     cq = np.empty((3, 4 * n), dtype=np.int32)
     visit = np.zeros(4 * n, dtype=np.int32)
-    targets = np.empty(MACRO_TARGETS, dtype=np.int64)
+    targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
     stamp = 0
     mark = 0
     mark2 = 0
     mark3 = 1
     steps = 0
-    room = 4 * nb + 1 + MACRO_TARGETS * picks.shape[0]
+    room = 4 * nb + 1 + targets.shape[0] * picks.shape[0]
     while True:
         if counters[QUEUED] == 0:
             return EXHAUSTED
@@ -403,6 +415,7 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
                         cq,
                         visit,
                         stamp,
+                        carry_states,
                     )
                     if pushes < 0:
                         continue
@@ -597,7 +610,13 @@ def _nearest_boxes(boxes, goal, h, picks):
 
 
 class Fess:
-    """The arrays of one feature-space search, run by :func:`sokoban.solve._driver.drive`."""
+    """The arrays of one feature-space search, run by :func:`sokoban.solve._driver.drive`.
+
+    ``key``: :data:`KEY_BOUND` ...; ``tunnels``: tunnel macros (a search exhausted with
+    them proves nothing); ``macros``: packing macros, the boxes tried per goal (0: none);
+    ``targets``: the goals tried per expansion; ``carry_states``: the states a carry may
+    take before it gives up; ``pairs``: the two-box deadlock table, or
+    whether to build one."""
 
     def __init__(
         self,
@@ -608,6 +627,8 @@ class Fess:
         key: int = KEY_BOUND,
         tunnels: bool = True,
         macros: int = MACRO_BOXES,
+        targets: int = MACRO_TARGETS,
+        carry_states: int = MAX_STATES,
         pairs: bool | tuple[np.ndarray, ...] = True,
         capacity: int = 1 << 12,
     ) -> None:
@@ -634,7 +655,7 @@ class Fess:
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
-            + [int(tunnels), int(macros)],
+            + [int(tunnels), int(macros), targets, carry_states],
             dtype=np.int64,
         )
         self._put_root()
@@ -822,7 +843,8 @@ def interleave(
             slice_seconds = min(2.0, slice_seconds * 1.5)
             continue
         break
-    assert last is not None
+    if last is None:  # the limits were spent before the first turn (a stage of fast)
+        last = (_driver.Run(BUDGET, limit or "time", 0.0, 0), engines[0])
     run, engine = last
     seconds = time.perf_counter() - start
     total = _driver.Run(run.code if not limit else BUDGET, limit, seconds, 0)
