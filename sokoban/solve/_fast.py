@@ -39,7 +39,7 @@ FAST_ASTAR_BOXES = 10
 
 @register(
     "fast",
-    "greedy, then the feature-space search, then A*: the widest net at a limit",
+    "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
     options=DEADLOCK_OPTIONS,
 )
 def fast(
