@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from public import PUBLIC
 
 from sokoban import Level, verify
 from sokoban.errors import SokobanError
@@ -21,7 +22,6 @@ from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.xsb import iter_levels
 
-LEVELS = Path(__file__).resolve().parents[2] / "shared" / "levels"
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -179,11 +179,7 @@ def test_fess_solves_the_project_levels() -> None:
 
 
 def test_fess_solves_microban_1_to_20() -> None:
-    path = LEVELS / "microban.xsb"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    levels = list(iter_levels(path))[:20]
-    for number, lv in enumerate(levels, 1):
+    for number, lv in PUBLIC.levels("microban.xsb", range(1, 21)):
         result = solve(lv, "fess", Limits(time=10))
         assert result.solved, f"microban {number}: {result.message}"
         assert verify(lv, result.solution).is_solved
@@ -204,10 +200,7 @@ def test_fess_proves_unsolvable() -> None:
 
 
 def hard() -> Level:
-    path = LEVELS / "xsokoban.xsb"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    return list(iter_levels(path))[28]  # XSokoban 29: far beyond a fraction of a second
+    return PUBLIC.level("xsokoban.xsb", 29)  # far beyond a fraction of a second
 
 
 def test_fess_respects_node_limit() -> None:
@@ -429,7 +422,7 @@ def test_fast_ends_big_levels_with_a_second_fess() -> None:
     big = hard()
     assert len(big.boxes) > FAST_ASTAR_BOXES
     assert solve(big, "fast", Limits(nodes=300)).message.startswith("fess: stopped")
-    small = list(iter_levels(LEVELS / "xsokoban.xsb"))[0]  # 6 boxes
+    small = PUBLIC.level("xsokoban.xsb", 1)  # 6 boxes
     assert len(small.boxes) <= FAST_ASTAR_BOXES
     assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")
 

@@ -102,10 +102,8 @@ def test_methods_agree_with_references_on_own_levels(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    from sokoban import xsb
-
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @pytest.mark.parametrize("number", MICROBAN)
@@ -389,7 +387,7 @@ def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignor
     assert best is not None
     plot = tmp_path / "curve.png"
     budgets = f"{best},{best + 1},{best + 4},1000"
-    args = ["curve", str(tiny), "-l", "3", "-b", budgets, "-o", str(plot), "--json"]
+    args = ["curve", str(tiny), "-l", "3", "--budgets", budgets, "-o", str(plot), "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -400,12 +398,14 @@ def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignor
         assert runs[budget]["pushes"] == best and runs[budget]["matches_optimum"]
         assert runs[budget]["peak_nodes"] <= budget
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    table = CliRunner().invoke(main, ["curve", str(tiny), "-l", "3", "-b", "50", "--no-plot"])
+    table = CliRunner().invoke(
+        main, ["curve", str(tiny), "-l", "3", "--budgets", "50", "--no-plot"]
+    )
     assert table.exit_code == 0 and "regen" in table.output and "50" in table.output
 
 
 def test_curve_rejects_bad_budgets(tiny) -> None:  # type: ignore[no-untyped-def]
-    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "-b", "100,lots"])
+    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "--budgets", "100,lots"])
     assert result.exit_code == 2
     assert "'lots' is not a whole number" in result.output
 
@@ -424,22 +424,20 @@ def test_progress_is_reported_between_kernel_calls(method: str, microban) -> Non
     assert seen[-1][0] <= result.stats.expanded and seen[-1][1] <= result.stats.peak_bytes
 
 
-def _optimal_rows(shared_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _optimal_rows(public_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """(level, pushes) of optimal.csv's Microban rows; a small sample under CI."""
-    import csv
     import os
 
-    with (shared_levels / "optimal.csv").open() as handle:
-        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
+    rows = public_levels.optima()
+    known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
     return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 10]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["ida", "sma", "bidirectional"])
-def test_family_matches_optimal_csv(method: str, microban, shared_levels) -> None:  # type: ignore[no-untyped-def]
+def test_family_matches_optimal_csv(method: str, microban, public_levels) -> None:  # type: ignore[no-untyped-def]
     solved = 0
-    for number, pushes in _optimal_rows(shared_levels):
+    for number, pushes in _optimal_rows(public_levels):
         result = solve(microban[number - 1], method, Limits(time=10))
         if result.status is Status.TIME_LIMIT:
             continue

@@ -13,7 +13,7 @@ import naive
 import pytest
 from test_search_family import OWN, _random_rooms, check_solved, level
 
-from sokoban import Level, xsb
+from sokoban import Level
 from sokoban.errors import BudgetTooLargeError, SokobanError
 from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _sma, solve
 from sokoban.solve._sma import MemoryBoundedStats, sma_bytes
@@ -26,8 +26,8 @@ LARGER = [22, 29, 42, 47, 48, 57, 59, 60]
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @cache
@@ -238,12 +238,12 @@ def test_curve_refuses_budgets_too_large_before_searching(tmp_path) -> None:  # 
 
     path = tmp_path / "own.xsb"
     path.write_text(OWN[2].strip("\n") + "\n")
-    big = CliRunner().invoke(main, ["curve", str(path), "-b", "100,9000000", "--no-plot"])
+    big = CliRunner().invoke(main, ["curve", str(path), "--budgets", "100,9000000", "--no-plot"])
     assert big.exit_code == 2, big.output
     assert "9,000,000 nodes needs" in big.output and "Traceback" not in big.output
     runs = {}
     for learn in ("at-least", "off"):
-        args = ["curve", str(path), "-b", "12,40", "--no-plot", "--json", "--learn", learn]
+        args = ["curve", str(path), "--budgets", "12,40", "--no-plot", "--json", "--learn", learn]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         runs[learn] = json.loads(result.output)["runs"]
