@@ -3,6 +3,7 @@ goal rooms, features of built positions, replayed solutions, limits and bad inpu
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -13,8 +14,12 @@ from sokoban import Level, verify
 from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
+from sokoban.solve._carry import MAX_STATES, carry
+from sokoban.solve._fast import FAST_ASTAR_BOXES
 from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
 from sokoban.solve._packing import packed_count, packing_order
+from sokoban.solve._path import expand
+from sokoban.solve._reach import reach
 from sokoban.xsb import iter_levels
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -242,7 +247,7 @@ def test_fess_on_invalid_level() -> None:
 def test_fess_search_object_reports_progress() -> None:
     board = Board(level(ROOM))
     seen: list[int] = []
-    engine = Fess(board)
+    engine = Fess(board, tunnels=False, macros=False)
     run = engine.run(Limits(time=10), lambda now: seen.append(now.expanded))
     assert run.solved and len(engine.path()) == engine.cost + 1
     assert seen and seen[-1] == engine.expanded
@@ -263,7 +268,9 @@ def test_unknown_key_is_refused() -> None:
 def test_interleave_sums_the_searches() -> None:
     board = Board(level(ROOM))
     plan = packing_order(board)
-    engines = [Fess(board, plan=plan, key=k) for k in (KEY_WEIGHT, KEY_MIXED)]
+    engines = [
+        Fess(board, plan=plan, key=k, tunnels=False, macros=False) for k in (KEY_WEIGHT, KEY_MIXED)
+    ]
     out = interleave(engines, Limits(time=10, memory=1 << 30))
     assert out.run.solved
     stats = out.stats(out.run)
@@ -274,3 +281,155 @@ def test_interleave_sums_the_searches() -> None:
     assert np.array_equal(np.sort(path[0][0]), board.boxes)
     for (before, _), (after, _) in zip(path, path[1:], strict=False):
         assert len(set(before.tolist()) ^ set(after.tolist())) == 2
+
+
+def test_macros_carry_boxes_and_replay() -> None:
+    # Each box goes to its corner goal in one move of the search; the path has steps that
+    # move a box more than one cell, and their pushes replay to the solved position.
+    lv = level(ROOM)
+    board = Board(lv)
+    engine = Fess(board, tunnels=False, macros=True)
+    assert engine.run(Limits(time=10)).solved
+    path = engine.path()
+    assert len(path) - 1 < engine.cost  # fewer moves of the search than pushes
+    solution = expand(board, path)
+    assert sum(push for _, push in solution.steps) == engine.cost
+    assert verify(lv, solution).is_solved
+
+
+TUNNEL = """
+#####
+#@  ######
+# $     .#
+#   ######
+#####"""
+
+
+def test_tunnel_macros_go_through_in_one_move() -> None:
+    lv = level(TUNNEL)
+    board = Board(lv)
+    engine = Fess(board, tunnels=True, macros=False)
+    assert engine.run(Limits(time=10)).solved
+    path = engine.path()
+    assert len(path) - 1 < engine.cost
+    assert verify(lv, expand(board, path)).is_solved
+
+
+@pytest.mark.parametrize("options", [{"macros": False}, {"tunnels": False}, {}])
+def test_macro_options_solve_and_replay(options: dict[str, bool]) -> None:
+    for text in (CORRIDOR, ROOM, TUNNEL, *SMALL):
+        lv = level(text)
+        result = solve(lv, "fess", Limits(time=10), **options)
+        assert result.solved and verify(lv, result.solution).is_solved
+
+
+def lone_carry(board: Board, occ: np.ndarray, box: int, target: int, player: int) -> int:
+    """The fewest pushes taking the box on ``box`` to ``target`` (the others fixed): a
+    0-1 breadth-first search over (box, player) cells, walks free; -1 if none."""
+    nbr = board.nbr
+    others = {int(c) for c in np.flatnonzero(occ >= 0)} - {box}
+    depth = {(box, player): 0}
+    todo = deque([(box, player)])
+    while todo:
+        b, p = todo.popleft()
+        if b == target:
+            return depth[b, p]
+        for d in range(4):
+            q = int(nbr[p, d])
+            if q < 0 or q in others:
+                continue
+            if q != b:
+                state, cost, near = (b, q), depth[b, p], True
+            else:
+                t = int(nbr[b, d])
+                if t < 0 or t in others:
+                    continue
+                state, cost, near = (t, b), depth[b, p] + 1, False
+            if cost < depth.get(state, 1 << 30):
+                depth[state] = cost
+                if near:
+                    todo.appendleft(state)
+                else:
+                    todo.append(state)
+    return -1
+
+
+def test_carry_finds_the_fewest_pushes_in_open_rooms() -> None:
+    # Random boxes in an open room: when the lone box is close to the target, carry finds
+    # it exactly when a plain search does, with the same number of pushes.
+    room = level(
+        """
+#########
+#@      #
+#       #
+#       #
+#       #
+#       #
+#.      #
+#########"""
+    )
+    board = Board(room)
+    n = board.n
+    rng = np.random.default_rng(13)
+    agree = 0
+    for _ in range(60):
+        cells = rng.choice(n, size=5, replace=False)
+        occ = np.full(n, -1, np.int32)
+        boxes = [int(c) for c in cells[:4] if not board.dead[c]]
+        if len(boxes) < 2:
+            continue
+        occ[boxes] = np.arange(len(boxes), dtype=np.int32)
+        player = int(cells[4])
+        if occ[player] >= 0:
+            continue
+        target = int(board.goals[0])
+        if occ[target] >= 0:
+            continue
+        box = boxes[0]
+        region = np.zeros(n, np.int32)
+        reach(player, occ, board.nbr, region, 1, np.empty(n, np.int32), np.zeros(n, np.int32))
+        h = board.dist[0]
+        pushes, stand, _ = carry(
+            box,
+            target,
+            h,
+            occ,
+            board.nbr,
+            board.dead,
+            region,
+            1,
+            np.zeros(n, np.int32),
+            0,
+            np.empty(n, np.int32),
+            np.zeros(n, np.int32),
+            np.empty((3, 4 * n), np.int32),
+            np.zeros(4 * n, np.int32),
+            1,
+            MAX_STATES,
+        )
+        want = lone_carry(board, occ, box, target, player)
+        if pushes >= 0:
+            assert want >= 0 and pushes >= want
+            assert any(board.nbr[target, d] == stand for d in range(4))
+        if 0 <= want <= h[box] + 2:
+            assert pushes >= 0  # close to the lone box's distance: found
+            agree += pushes == want
+    assert agree >= 10
+
+
+def test_fast_ends_big_levels_with_a_second_fess() -> None:
+    # Stopped by the node limit in every stage: the stage named is the last one run.
+    big = hard()
+    assert len(big.boxes) > FAST_ASTAR_BOXES
+    assert solve(big, "fast", Limits(nodes=300)).message.startswith("fess: stopped")
+    small = PUBLIC.level("xsokoban.xsb", 1)  # 6 boxes
+    assert len(small.boxes) <= FAST_ASTAR_BOXES
+    assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")
+
+
+def test_interleave_with_no_time_left_stops_at_once() -> None:
+    board = Board(level(ROOM))
+    out = interleave([Fess(board)], Limits(time=0.0))
+    assert out.run.limit == "time" and out.expanded == 0
+    result = solve(level(ROOM), "fess", Limits(time=0.0))
+    assert result.status is Status.TIME_LIMIT

@@ -21,15 +21,25 @@ from sokoban.solve.types import (
 )
 
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
-#: may have used by its end, and its node budget when there are no limits at all. Greedy
-#: search settles most levels in milliseconds, the feature-space search the ones whose
-#: goals must be packed in order, and A* the small tricky ones both miss.
-FAST_STAGES = (("greedy", 0.1, 50_000), ("fess", 0.75, 300_000), ("astar", 1.0, None))
+#: may have used by its end, its node budget when there are no limits at all, and its
+#: options (the deadlock options of ``fast`` go to greedy and A*). Greedy search settles
+#: most levels in milliseconds, the feature-space search the ones whose goals must be
+#: packed in order, and A* the small tricky ones both miss.
+FAST_STAGES: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (
+    ("greedy", 0.1, 50_000, {}),
+    ("fess", 0.75, 300_000, {}),
+    ("astar", 1.0, None, {}),
+)
+#: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: A* finds nothing
+#: there in a quarter of the limit, while the feature-space search without packing
+#: macros solves levels the one with them misses (see benchmarks/solver.md).
+FAST_STAGES_BIG = (*FAST_STAGES[:2], ("fess", 1.0, None, {"macros": False}))
+FAST_ASTAR_BOXES = 10
 
 
 @register(
     "fast",
-    "greedy, then the feature-space search, then A*: the widest net at a limit",
+    "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
     options=DEADLOCK_OPTIONS,
 )
 def fast(
@@ -37,12 +47,15 @@ def fast(
 ) -> SolveResult:
     """Greedy search for a tenth of the time limit, the feature-space search
     (:func:`~sokoban.solve._fess.fess`) up to three quarters of it, then push-optimal A*
-    for the rest (see :data:`FAST_STAGES`): the methods fail on different levels. The
+    for the rest (see :data:`FAST_STAGES`), or on levels with many boxes the
+    feature-space search without packing macros (:data:`FAST_STAGES_BIG`): the methods
+    fail on different levels. The
     result names the stage that ended it in its message; it is optimal when A* found it.
     The deadlock options go to the greedy and A* stages."""
-    stages = {"greedy": greedy, "fess": fess, "astar": astar}
+    methods = {"greedy": greedy, "fess": fess, "astar": astar}
+    stages = FAST_STAGES if len(level.boxes) <= FAST_ASTAR_BOXES else FAST_STAGES_BIG
     spent = SearchStats()
-    for name, share, budget in FAST_STAGES:
+    for name, share, budget, fixed in stages:
         if limits.time is not None:
             nodes = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
             stage = Limits(max(0.0, limits.time * share - spent.seconds), nodes, limits.memory)
@@ -50,8 +63,8 @@ def fast(
             stage = Limits(None, max(0, int(limits.nodes * share) - spent.expanded), limits.memory)
         else:
             stage = Limits(None, budget, limits.memory)
-        extra = {} if name == "fess" else options
-        result = stages[name](level, stage, progress, **check_options(METHODS[name], extra))
+        extra = fixed if name == "fess" else {**options, **fixed}
+        result = methods[name](level, stage, progress, **check_options(METHODS[name], extra))
         spent = spent + result.stats
         if result.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):
             break

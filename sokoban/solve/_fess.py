@@ -16,10 +16,20 @@ however crowded the cells below it are, while every other combination of feature
 being explored: the search progresses along the packing order without betting everything
 on one path. :func:`interleave` runs searches with different keys by turns.
 
+A move of the search moves one box, by one push or by a macro (each one step):
+
+- tunnel macros, as in the best-first kernel: a box pushed into a tunnel goes through;
+- packing macros (Festival's packing advisor, Rolling Stone's goal macros): at each
+  expansion, the nearest box that can be pushed all the way to the first goal the packing
+  order wants next (empty, every goal it must follow packed) is carried there
+  (:mod:`sokoban.solve._carry`); the move packs a goal, so it is free.
+
 It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`,
 the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
-player's walk, the child's boxes, the bound, freeze deadlocks, PI-corrals). A position is
-stored once, with the shortest push path found to it while it waits.
+player's walk, the child's boxes, the bound, freeze deadlocks, the two-box table,
+PI-corrals). A position is stored once, with the shortest push path found to it while
+it waits; the path's macros are found again when it is expanded to LURD
+(:func:`sokoban.solve._path.expand`).
 """
 
 from __future__ import annotations
@@ -37,10 +47,12 @@ from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
+from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
+from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import moved
@@ -51,6 +63,7 @@ from sokoban.solve.types import (
     ProgressCallback,
     SearchStats,
     SolveResult,
+    Status,
     register,
 )
 
@@ -58,7 +71,11 @@ from sokoban.solve.types import (
 # kernel): positions queued, the next cell's turn, non-empty cells.
 QUEUED, CURSOR, CELLS = 5, 6, 7
 # Slots of the parameters (int64 array).
-P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY = range(6)
+(P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY = range(6, 10)
+#: Goals of the packing order a node tries to carry a box to (the first ones ready), and
+#: the boxes tried per goal at most (the nearest by push distance; the default).
+MACRO_TARGETS, MACRO_BOXES = 1, 1
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
@@ -172,30 +189,26 @@ def _improves(cell, before, conn_cap, oop_cap):
 
 
 @njit
-def fess_loop(board, plan, store, table, cells, extra, counters, params):
+def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
-    ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
+    ``board``: a :class:`~sokoban.solve._board.KernelBoard`; ``two_box``: (live, pairs,
+    starts, partners) of :func:`sokoban.solve._pairs.pair_table`, empty for none;
+    ``plan``: (order int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the
     packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
     int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
     :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
     path that improved no feature) and the feature cell; ``counters``: int64[8], slots
-    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[6],
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[10],
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist, zbox, zplayer = board
-    order, parent = plan
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
-        store.boxes,
-        store.player,
-        store.parent,
-        store.g,
-        store.h,
-    )
+    live, pairs, starts, partners = two_box
+    order, parent, rowof = plan
+    nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
     n = nbr.shape[0]
     nb = nd_boxes.shape[1]
@@ -206,6 +219,9 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     oop_cap = params[P_OOP]
     cap = nd_boxes.shape[0]
     keykind = params[P_KEY]
+    tunnels = params[P_TUNNEL] != 0
+    macros = params[P_MACRO] > 0
+    carry_states = params[P_CARRY]
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -227,11 +243,16 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     allowed = np.ones(nb, dtype=np.uint8)
     ok = np.ones(ng, dtype=np.uint8)
     order_k = np.empty(nb, dtype=np.int32)
+    cq = np.empty((3, 4 * n), dtype=np.int32)
+    visit = np.zeros(4 * n, dtype=np.int32)
+    targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
+    picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
+    stamp = 0
     mark = 0
     mark2 = 0
     mark3 = 1
     steps = 0
-    room = 4 * nb + 1
+    room = 4 * nb + 1 + targets.shape[0] * picks.shape[0]
     while True:
         if counters[QUEUED] == 0:
             return EXHAUSTED
@@ -243,7 +264,6 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
         nd_closed[node] = 1
         steps += 1
         counters[EXPANDED] += 1
-        g = nd_g[node]
         pcell = cellof[node]
         pw = weight[node]
         ph = nd_h[node]
@@ -297,73 +317,306 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
                     continue
                 occ[b] = -1
                 occ[t] = k
-                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                moved(nd_boxes[node], b, t, child)
-                mark2 += 1
-                player = reach(b, occ, nbr, seen2, mark2, fifo2, walk2)
-                key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
-                counters[GENERATED] += 1
-                found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
-                if found >= 0:
-                    if g + 1 < nd_g[found] and not nd_closed[found]:
-                        nd_g[found] = g + 1
-                        nd_parent[found] = node
-                        nd_last[found] = t
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                rows[k] = t
-                h = rematch(rows, k, dist, parent_work, work)
-                rows[k] = b
-                if h >= INF:
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                cell, mark3 = feature_cell(
-                    occ, nbr, order, parent, ok, seen3, mark3, fifo2, conn_cap, oop_cap
-                )
-                occ[t] = -1
-                occ[b] = k
-                # A push that lowers the bound or improves a feature is free.
-                w = pw
-                if (h >= ph or keykind == KEY_FEATURES) and not _improves(
-                    cell, pcell, conn_cap, oop_cap
+                pushes = 1
+                stand = b  # where the player ends
+                if tunnels:
+                    # Tunnel macro (as in the best-first kernel): while player and box are
+                    # both between walls across the push, the box goes on in one move.
+                    s1 = (d + 1) % 4
+                    s2 = (d + 3) % 4
+                    while (
+                        not goal[t]
+                        and nbr[stand, s1] < 0
+                        and nbr[stand, s2] < 0
+                        and nbr[t, s1] < 0
+                        and nbr[t, s2] < 0
+                    ):
+                        ahead = nbr[t, d]
+                        if ahead < 0 or occ[ahead] >= 0 or dead[ahead]:
+                            break
+                        occ[t] = -1
+                        occ[ahead] = k
+                        stand = t
+                        t = ahead
+                        pushes += 1
+                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
+                    t, stand, occ, live, pairs, starts, partners
                 ):
-                    w += 1
-                new = counters[NODES]
-                counters[NODES] += 1
-                weight[new] = w
-                cellof[new] = cell
-                nd_boxes[new, :] = child
-                nd_player[new] = player
-                nd_parent[new] = node
-                nd_g[new] = g + 1
-                nd_h[new] = h
-                nd_hash[new] = key
-                nd_closed[new] = 0
-                nd_last[new] = t
-                table[-found - 1] = new
-                if h == 0:
-                    counters[GOAL] = new
+                    occ[t] = -1
+                    occ[b] = k
+                    continue
+                mark2 += 1
+                player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                mark3 = _child(
+                    node,
+                    k,
+                    b,
+                    t,
+                    player,
+                    pushes,
+                    pw,
+                    pcell,
+                    ph,
+                    parent_key,
+                    keykind,
+                    board,
+                    plan,
+                    store,
+                    table,
+                    cells,
+                    extra,
+                    counters,
+                    occ,
+                    rows,
+                    parent_work,
+                    work,
+                    child,
+                    seen3,
+                    mark3,
+                    fifo2,
+                    conn_cap,
+                    oop_cap,
+                    ok,
+                )
+                if mark3 < 0:
                     for i in range(nb):
                         occ[nd_boxes[node, i]] = -1
                     return SOLVED
-                if keykind == KEY_BOUND:
-                    key = h
-                elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
-                    key = w
-                else:
-                    key = h + 2 * w
-                _push(cells, nxt, counters, cell, key, new)
+                occ[t] = -1
+                occ[b] = k
+        if macros:
+            # Packing advisor: carry a box to the goal the packing order wants next, in
+            # one move (free, like every move that improves a feature).
+            nt = _ready_goals(occ, order, parent, ok, targets)
+            for ti in range(nt):
+                i = targets[ti]
+                row = rowof[i]
+                dest = order[i]
+                npick = _nearest_boxes(nd_boxes[node], goal, dist[row], picks)
+                for pi in range(npick):
+                    k = picks[pi]
+                    b = nd_boxes[node, k]
+                    if _adjacent(nbr, b, dest):
+                        continue  # a one-cell move is a plain push (the path relies on it)
+                    stamp += 1
+                    pushes, stand, mark2 = carry(
+                        b,
+                        dest,
+                        dist[row],
+                        occ,
+                        nbr,
+                        dead,
+                        seen,
+                        mark,
+                        seen2,
+                        mark2,
+                        fifo2,
+                        walk2,
+                        cq,
+                        visit,
+                        stamp,
+                        carry_states,
+                    )
+                    if pushes < 0:
+                        continue
+                    occ[b] = -1
+                    occ[dest] = k
+                    if frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
+                        dest, stand, occ, live, pairs, starts, partners
+                    ):
+                        occ[dest] = -1
+                        occ[b] = k
+                        continue
+                    mark2 += 1
+                    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                    mark3 = _child(
+                        node,
+                        k,
+                        b,
+                        dest,
+                        player,
+                        pushes,
+                        pw,
+                        pcell,
+                        ph,
+                        parent_key,
+                        keykind,
+                        board,
+                        plan,
+                        store,
+                        table,
+                        cells,
+                        extra,
+                        counters,
+                        occ,
+                        rows,
+                        parent_work,
+                        work,
+                        child,
+                        seen3,
+                        mark3,
+                        fifo2,
+                        conn_cap,
+                        oop_cap,
+                        ok,
+                    )
+                    if mark3 < 0:
+                        for i2 in range(nb):
+                            occ[nd_boxes[node, i2]] = -1
+                        return SOLVED
+                    occ[dest] = -1
+                    occ[b] = k
         for k in range(nb):
             occ[nd_boxes[node, k]] = -1
 
 
+@njit
+def _child(
+    node,
+    k,
+    b,
+    t,
+    player,
+    pushes,
+    pw,
+    pcell,
+    ph,
+    parent_key,
+    keykind,
+    board,
+    plan,
+    store,
+    table,
+    cells,
+    extra,
+    counters,
+    occ,
+    rows,
+    parent_work,
+    work,
+    child,
+    seen3,
+    mark3,
+    queue,
+    conn_cap,
+    oop_cap,
+    ok,
+):
+    """Store the child of ``node`` whose box ``k`` went from ``b`` to ``t`` in ``pushes``
+    pushes (the boxes ``occ`` already moved, the player's canonical cell ``player``) and
+    queue it in its feature cell; a position already stored takes the shorter path while
+    it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
+    node in ``counters[GOAL]``)."""
+    nbr, goal, dead, dist, zbox, zplayer = board
+    order, parent, rowof = plan
+    nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
+    nd_g = store.g
+    g = nd_g[node] + pushes
+    moved(store.boxes[node], b, t, child)
+    key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
+    counters[GENERATED] += 1
+    found = _table.find(table, key, child, player, store.hash, store.boxes, store.player)
+    if found >= 0:
+        if g < nd_g[found] and not store.closed[found]:
+            nd_g[found] = g
+            store.parent[found] = node
+            store.last[found] = t
+        return mark3
+    rows[k] = t
+    h = rematch(rows, k, dist, parent_work, work)
+    rows[k] = b
+    if h >= INF:
+        return mark3
+    cell, mark3 = feature_cell(occ, nbr, order, parent, ok, seen3, mark3, queue, conn_cap, oop_cap)
+    # A move that lowers the bound or improves a feature is free.
+    w = pw
+    if (h >= ph or keykind == KEY_FEATURES) and not _improves(cell, pcell, conn_cap, oop_cap):
+        w += 1
+    new = counters[NODES]
+    counters[NODES] += 1
+    weight[new] = w
+    cellof[new] = cell
+    store.boxes[new, :] = child
+    store.player[new] = player
+    store.parent[new] = node
+    nd_g[new] = g
+    store.h[new] = h
+    store.hash[new] = key
+    store.closed[new] = 0
+    store.last[new] = t
+    table[-found - 1] = new
+    if h == 0:
+        counters[GOAL] = new
+        return -1
+    if keykind == KEY_BOUND:
+        qkey = h
+    elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
+        qkey = w
+    else:
+        qkey = h + 2 * w
+    _push(cells, nxt, counters, cell, qkey, new)
+    return mark3
+
+
+@njit
+def _adjacent(nbr, a, b):
+    """Whether cells ``a`` and ``b`` are neighbours."""
+    for d in range(4):
+        if nbr[a, d] == b:
+            return True
+    return False
+
+
+@njit
+def _ready_goals(occ, order, parent, ok, targets):
+    """The first goals of the packing order (positions in ``order``, into ``targets``) that
+    are empty while every goal they must follow is packed; returns how many."""
+    ng = order.shape[0]
+    ok[:] = 1
+    count = 0
+    for i in range(ng):
+        if occ[order[i]] < 0:
+            if ok[i] and count < targets.shape[0]:
+                targets[count] = i
+                count += 1
+            ok[i] = 0
+        if not ok[i] and parent[i] >= 0:
+            ok[parent[i]] = 0
+    return count
+
+
+@njit
+def _nearest_boxes(boxes, goal, h, picks):
+    """The boxes off the goals (indices into ``boxes``, into ``picks``) nearest by push
+    distance ``h`` (int32[n]), nearest first; returns how many (those with a finite one)."""
+    count = 0
+    size = picks.shape[0]
+    for k in range(boxes.shape[0]):
+        c = boxes[k]
+        if goal[c] or h[c] >= INF:
+            continue
+        if count < size:
+            j = count
+            count += 1
+        elif h[c] < h[boxes[picks[size - 1]]]:
+            j = size - 1
+        else:
+            continue
+        while j > 0 and h[boxes[picks[j - 1]]] > h[c]:
+            picks[j] = picks[j - 1]
+            j -= 1
+        picks[j] = k
+    return count
+
+
 class Fess:
-    """The arrays of one feature-space search, run by :func:`sokoban.solve._driver.drive`."""
+    """The arrays of one feature-space search, run by :func:`sokoban.solve._driver.drive`.
+
+    ``key``: :data:`KEY_BOUND` ...; ``tunnels``: tunnel macros (a search exhausted with
+    them proves nothing); ``macros``: packing macros, the boxes tried per goal (0: none);
+    ``targets``: the goals tried per expansion; ``carry_states``: the states a carry may
+    take before it gives up; ``pairs``: the two-box deadlock table, or
+    whether to build one."""
 
     def __init__(
         self,
@@ -372,13 +625,23 @@ class Fess:
         plan: PackingOrder | None = None,
         corrals: bool = True,
         key: int = KEY_BOUND,
+        tunnels: bool = True,
+        macros: int = MACRO_BOXES,
+        targets: int = MACRO_TARGETS,
+        carry_states: int = MAX_STATES,
+        pairs: bool | tuple[np.ndarray, ...] = True,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
         self.kernel_board = board.kernel_board()
-        self.kernel_plan = (self.plan.order, self.plan.parent)
+        if isinstance(pairs, bool):
+            pairs = pair_table(board) if pairs else no_table()
+        #: The two-box deadlock table (:func:`sokoban.solve._pairs.pair_table`).
+        self.two_box = pairs
+        rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
+        self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
@@ -391,7 +654,9 @@ class Fess:
         )
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
-            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key], dtype=np.int64
+            [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
+            + [int(tunnels), int(macros), targets, carry_states],
+            dtype=np.int64,
         )
         self._put_root()
         #: The most bytes the arrays took over every run so far.
@@ -447,6 +712,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
+        arrays += self.two_box
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -461,6 +727,7 @@ class Fess:
         self.params[P_BUDGET] = budget
         code: int = fess_loop(
             self.kernel_board,
+            self.two_box,
             self.kernel_plan,
             self.store,
             self.table,
@@ -576,7 +843,8 @@ def interleave(
             slice_seconds = min(2.0, slice_seconds * 1.5)
             continue
         break
-    assert last is not None
+    if last is None:  # the limits were spent before the first turn (a stage of fast)
+        last = (_driver.Run(BUDGET, limit or "time", 0.0, 0), engines[0])
     run, engine = last
     seconds = time.perf_counter() - start
     total = _driver.Run(run.code if not limit else BUDGET, limit, seconds, 0)
@@ -605,6 +873,9 @@ FESS_KEYS = {
             multiple=True,
         ),
         Option("corrals", bool, True, "PI-corral pruning"),
+        Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
+        Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
+        Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     ),
 )
 def fess(
@@ -616,7 +887,35 @@ def fess(
     board = Board(level)
     plan = packing_order(board)
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
-    engines = [Fess(board, plan=plan, corrals=options["corrals"], key=k) for k in keys]
-    found = interleave(engines, limits, progress)
-    root = engines[0].root_bound
-    return _driver.result(found, found.run, "fess", False, root if root < INF else None)
+    two_box = pair_table(board) if options["pairs"] else no_table()
+
+    def run(limits: Limits, tunnels: bool) -> SolveResult:
+        engines = [
+            Fess(
+                board,
+                plan=plan,
+                corrals=options["corrals"],
+                key=k,
+                tunnels=tunnels,
+                macros=MACRO_BOXES if options["macros"] else 0,
+                pairs=two_box,
+            )
+            for k in keys
+        ]
+        found = interleave(engines, limits, progress)
+        root = engines[0].root_bound
+        return _driver.result(found, found.run, "fess", False, root if root < INF else None)
+
+    result = run(limits, options["tunnels"])
+    if result.status is not Status.UNSOLVABLE or not options["tunnels"]:
+        return result
+    # Tunnel macros may cut off every solution in odd layouts: running out of positions
+    # with them proves nothing, so search again without them in the limits left.
+    spent = result.stats
+    left = Limits(
+        None if limits.time is None else max(0.0, limits.time - spent.seconds),
+        None if limits.nodes is None else max(0, limits.nodes - spent.expanded),
+        limits.memory,
+    )
+    again = run(left, False)
+    return dataclasses.replace(again, stats=spent + again.stats)
