@@ -17,16 +17,20 @@ from typing import Any
 
 __all__ = [
     "MAX_QUOTE",
+    "AnalysisError",
     "BoardTooLargeError",
     "BudgetTooLargeError",
     "DaskMissingError",
+    "GenerateError",
     "IllegalMoveError",
     "InvalidLevelError",
+    "LayoutError",
     "LevelNotFoundError",
     "LurdError",
     "PictureTooLargeError",
     "SchedulerError",
     "SokobanError",
+    "StoreError",
     "UnsolvedError",
     "XsbError",
     "quote",
@@ -168,3 +172,20 @@ class SchedulerError(SokobanError):
 
 class DaskMissingError(SokobanError):
     """A scheduler address was given but ``dask.distributed`` is not installed."""
+
+
+class LayoutError(SokobanError):
+    """A generator layout that cannot be made or used (too small, no room, too many
+    rejections)."""
+
+
+class GenerateError(SokobanError):
+    """A generation request that cannot be met (bad sizes, unknown names)."""
+
+
+class AnalysisError(SokobanError):
+    """A room that cannot be analysed (no enclosed floor, too large)."""
+
+
+class StoreError(SokobanError):
+    """A database that cannot be opened or is newer than this program."""

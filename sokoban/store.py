@@ -25,12 +25,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from sokoban.errors import SokobanError
+from sokoban.errors import StoreError
 from sokoban.level import Level
-
-
-class StoreError(SokobanError):
-    """A database that cannot be opened or is newer than this program."""
 
 
 def default_path() -> Path:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from sokoban.store import Store, StoreError, schema_version
+from sokoban.errors import StoreError
+from sokoban.store import Store, schema_version
 
 
 @dataclasses.dataclass(frozen=True)

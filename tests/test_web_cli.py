@@ -17,7 +17,8 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from sokoban.cli import main
-from sokoban.store import MIGRATIONS, Store, StoreError, database_url, default_path
+from sokoban.errors import StoreError
+from sokoban.store import MIGRATIONS, Store, database_url, default_path
 
 
 def run(*args: str, db: Path) -> object:

@@ -28,16 +28,13 @@ from typing import Any
 import numpy as np
 
 from sokoban.direction import DIRECTIONS
-from sokoban.errors import SokobanError
+from sokoban.errors import AnalysisError
 from sokoban.level import Level
 from sokoban.lurd import Solution, Step, replay
 
 #: The two measures of a solution the tables hold.
 METRICS = ("moves", "pushes")
 
-
-class AnalysisError(SokobanError):
-    """A room that cannot be analysed (no enclosed floor, too large)."""
 
 
 class WitnessError(AssertionError):

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from sokoban.errors import SokobanError
+from sokoban.errors import GenerateError
 from sokoban.generate import difficulty as _difficulty
 from sokoban.generate.dedup import Deduplicator
 from sokoban.generate.layouts import LAYOUTS, LayoutError
@@ -41,9 +41,6 @@ SOLVER_NODES = 2_000_000
 #: could reject a level another run keeps.
 SOLVER_TIME = 60.0
 
-
-class GenerateError(SokobanError):
-    """A generation request that cannot be met (bad sizes, unknown names)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -26,15 +26,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sokoban.errors import SokobanError
+from sokoban.errors import LayoutError
 from sokoban.level import Level
 
 #: Smallest board side: a ring of wall around at least one row or column of floor.
 MIN_SIDE = 3
 
-
-class LayoutError(SokobanError):
-    """A layout that cannot be made or used (too small, no room, too many rejections)."""
 
 
 LayoutMaker = Callable[[int, int, np.random.Generator], np.ndarray]
