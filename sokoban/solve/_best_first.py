@@ -28,7 +28,7 @@ from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
 from sokoban.solve._corral import pi_corral
-from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
+from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._jit import njit
@@ -131,7 +131,7 @@ def tie(kind, h, g, m, width):
 
 
 @njit
-def expand_loop(board, store, table, queue, counters, params):
+def expand_loop(board, learned, store, table, queue, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
@@ -139,8 +139,9 @@ def expand_loop(board, store, table, queue, counters, params):
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
     uint64[n], zplayer uint64[n], then live, pairs, starts, partners: the two-box
-    deadlock table of :mod:`sokoban.solve._pairs`, empty for none, and the memo of
-    :mod:`sokoban.solve._corral_deadlock`, size 0 for none); ``store``: a :class:`Store`;
+    deadlock table of :mod:`sokoban.solve._pairs`, empty for none); ``learned``: the
+    corral memo and deadlock patterns (:class:`~sokoban.solve._corral_deadlock.Learned`,
+    size 0 for none); ``store``: a :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[10], slots :data:`P_BOUND` ...
     """
@@ -228,8 +229,9 @@ def expand_loop(board, store, table, queue, counters, params):
         # From the player's exact cell: the same region as the canonical cell, and the
         # walks to each push are the moves the solution will make.
         reach(nd_stand[node], occ, nbr, seen, mark, fifo, walk)
-        if corral_dead(
-            nd_boxes[node], nd_player[node], nd_last[node], occ, seen, mark, board, cscratch
+        last = nd_last[node]
+        if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
+            nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
         ):
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
@@ -308,7 +310,9 @@ def expand_loop(board, store, table, queue, counters, params):
                     occ[t] = -1
                     occ[b] = k
                     continue
-                if pair_dead(t, stand, occ, live, pairs, starts, partners):
+                if pair_dead(t, stand, occ, live, pairs, starts, partners) or matches(
+                    t, stand, occ, learned
+                ):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -388,7 +392,9 @@ class Search:
     the methods that promise no optimum, and exhausting the search with them proves
     nothing); ``pairs``: two-box deadlocks from a table built here
     (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
-    (:mod:`sokoban.solve._corral_deadlock`).
+    (:mod:`sokoban.solve._corral_deadlock`), whose proofs are kept as deadlock patterns
+    when ``learn``; ``learned``: the memo and patterns to use (another search's of the same
+    level), else new ones.
     """
 
     def __init__(
@@ -404,6 +410,8 @@ class Search:
         tunnels: bool = False,
         pairs: bool = True,
         corral_deadlocks: bool = False,
+        learn: bool = True,
+        learned: Learned | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -419,7 +427,11 @@ class Search:
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
-        self.kernel_board += (*two_box, *(new_memo() if corral_deadlocks else no_memo()))
+        self.kernel_board += two_box
+        if learned is None:
+            learned = new_learned(board.n, learn=learn) if corral_deadlocks else no_learned()
+        #: The corral memo and the deadlock patterns learned (shareable between searches).
+        self.learned = learned
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         tunnels = tunnels and not exact
@@ -473,7 +485,7 @@ class Search:
 
     @property
     def nbytes(self) -> int:
-        arrays = [*self.store, self.table, *self.queue, *self.kernel_board]
+        arrays = [*self.store, self.table, *self.queue, *self.kernel_board, *self.learned]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -487,7 +499,13 @@ class Search:
     def step(self, budget: int) -> int:
         self.params[P_BUDGET] = budget
         code: int = expand_loop(
-            self.kernel_board, self.store, self.table, self.queue, self.counters, self.params
+            self.kernel_board,
+            self.learned,
+            self.store,
+            self.table,
+            self.queue,
+            self.counters,
+            self.params,
         )
         return code
 
@@ -608,6 +626,13 @@ CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 DEADLOCK_OPTIONS = (
     Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
+    Option(
+        "learn",
+        bool,
+        True,
+        "keep each corral deadlock proved as a pattern checked on every later position"
+        " [corral_deadlocks]",
+    ),
 )
 
 
@@ -646,6 +671,7 @@ def astar(
         corrals=options["corrals"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -670,6 +696,7 @@ def moves(
         exact=True,
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -697,6 +724,7 @@ def bfs(
         corrals=options["corrals"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -726,6 +754,7 @@ def greedy(
         tunnels=options["tunnels"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -761,4 +790,5 @@ def wastar(
         tunnels=weight > 1.0 if tunnels is None else tunnels,
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )

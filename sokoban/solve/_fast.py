@@ -39,7 +39,7 @@ def fast(
     (:func:`~sokoban.solve._fess.fess`) up to three quarters of it, then push-optimal A*
     for the rest (see :data:`FAST_STAGES`): the methods fail on different levels. The
     result names the stage that ended it in its message; it is optimal when A* found it.
-    The deadlock options go to the greedy and A* stages."""
+    The deadlock options go to every stage that takes them."""
     stages = {"greedy": greedy, "fess": fess, "astar": astar}
     spent = SearchStats()
     for name, share, budget in FAST_STAGES:
@@ -50,7 +50,8 @@ def fast(
             stage = Limits(None, max(0, int(limits.nodes * share) - spent.expanded), limits.memory)
         else:
             stage = Limits(None, budget, limits.memory)
-        extra = {} if name == "fess" else options
+        taken = {option.name for option in METHODS[name].options}
+        extra = {key: value for key, value in options.items() if key in taken}
         result = stages[name](level, stage, progress, **check_options(METHODS[name], extra))
         spent = spent + result.stats
         if result.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):

@@ -33,14 +33,24 @@ import numpy as np
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
-from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
+from sokoban.solve._best_first import (
+    DEADLOCK_OPTIONS,
+    EXPANDED,
+    GENERATED,
+    GOAL,
+    NODES,
+    new_store,
+)
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._corral import pi_corral
+from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
+from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
+from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import moved
@@ -172,13 +182,15 @@ def _improves(cell, before, conn_cap, oop_cap):
 
 
 @njit
-def fess_loop(board, plan, store, table, cells, extra, counters, params):
+def fess_loop(board, learned, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n]); ``plan``: (order int32[g], parent int32[g]) of the
+    uint64[n], zplayer uint64[n], then the two-box table of :mod:`sokoban.solve._pairs`);
+    ``learned``: corral deadlocks and the patterns they leave
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order int32[g], parent int32[g]) of the
     packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
     int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
     :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
@@ -187,7 +199,7 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, goal, dead, dist, zbox, zplayer = board[:6]
     order, parent = plan
     nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
         store.boxes,
@@ -227,6 +239,7 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
     allowed = np.ones(nb, dtype=np.uint8)
     ok = np.ones(ng, dtype=np.uint8)
     order_k = np.empty(nb, dtype=np.int32)
+    cscratch = corral_scratch(n)
     mark = 0
     mark2 = 0
     mark3 = 1
@@ -252,6 +265,13 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
             occ[nd_boxes[node, k]] = k
         mark += 1
         reach(nd_player[node], occ, nbr, seen, mark, fifo, walk)
+        last = nd_last[node]
+        if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
+            nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
+        ):
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -297,7 +317,9 @@ def fess_loop(board, plan, store, table, cells, extra, counters, params):
                     continue
                 occ[b] = -1
                 occ[t] = k
-                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or matches(
+                    t, b, occ, learned
+                ):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -372,13 +394,19 @@ class Fess:
         plan: PackingOrder | None = None,
         corrals: bool = True,
         key: int = KEY_BOUND,
+        learned: Learned | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
         zbox, zplayer = _table.zobrist(board.n)
+        #: Corral deadlocks and their patterns (``None``: not looked for).
+        self.learned = learned if learned is not None else no_learned()
+        # The two-box table serves the corral sub-searches only.
+        two_box = pair_table(board) if self.learned.memo_key.shape[0] else no_table()
         self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel_board += two_box
         self.kernel_plan = (self.plan.order, self.plan.parent)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
@@ -448,6 +476,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
+        arrays += self.learned
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -462,6 +491,7 @@ class Fess:
         self.params[P_BUDGET] = budget
         code: int = fess_loop(
             self.kernel_board,
+            self.learned,
             self.kernel_plan,
             self.store,
             self.table,
@@ -606,6 +636,7 @@ FESS_KEYS = {
             multiple=True,
         ),
         Option("corrals", bool, True, "PI-corral pruning"),
+        *DEADLOCK_OPTIONS[1:],
     ),
 )
 def fess(
@@ -617,7 +648,13 @@ def fess(
     board = Board(level)
     plan = packing_order(board)
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
-    engines = [Fess(board, plan=plan, corrals=options["corrals"], key=k) for k in keys]
+    # The searches run by turns, so they share what the corral sub-searches prove.
+    learned = None
+    if options["corral_deadlocks"]:
+        learned = new_learned(board.n, learn=options["learn"])
+    engines = [
+        Fess(board, plan=plan, corrals=options["corrals"], key=k, learned=learned) for k in keys
+    ]
     found = interleave(engines, limits, progress)
     root = engines[0].root_bound
     return _driver.result(found, found.run, "fess", False, root if root < INF else None)
