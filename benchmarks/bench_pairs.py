@@ -167,7 +167,8 @@ def main() -> None:
             optimal = sum(int(r["optimal"]) for r in mine)
             print(
                 f"{'on' if p else 'off'} | {len(solved_by[p])} | {optimal}"
-                f" | {wrong} | {expanded:,} | {common:,} | {common_s:.2f} | {expanded / max(seconds, 1e-9):,.0f}"
+                f" | {wrong} | {expanded:,} | {common:,} | {common_s:.2f}"
+                f" | {expanded / max(seconds, 1e-9):,.0f}"
                 f" | {sum(float(r['table_seconds']) for r in mine):.3f}"
                 f" | {max(float(r['table_seconds']) for r in mine):.3f}"
                 f" | {max(int(r['table_bytes']) for r in mine) / 1024:.0f}"

@@ -9,7 +9,7 @@ import random
 
 import naive
 import numpy as np
-from test_deadlock_corrals import WALLED_IN, level, random_room
+from test_deadlock_corrals import WALLED_IN, level
 
 from sokoban import Level
 from sokoban.solve import Status, solve
@@ -20,7 +20,6 @@ from sokoban.solve._corral_deadlock import (
     PATTERNS,
     corral_dead,
     matches,
-    new_learned,
     new_scratch,
 )
 from sokoban.solve._driver import drive
@@ -69,10 +68,17 @@ def test_a_pattern_matches_supersets_with_the_player_in_its_region() -> None:
     assert corral_dead(*args, new_scratch(board.n))
     assert learned.counts[PATTERNS] == 1
     # The fence: the three boxes around the top-left goals; the fourth box is not in it.
-    cell = {name: int(board.index[y * lv.width + x]) for name, (x, y) in {
-        "top": (3, 1), "middle": (2, 2), "right": (3, 2), "bottom": (1, 3),
-        "inside": (1, 1), "outside": (5, 3),
-    }.items()}
+    cell = {
+        name: int(board.index[y * lv.width + x])
+        for name, (x, y) in {
+            "top": (3, 1),
+            "middle": (2, 2),
+            "right": (3, 2),
+            "bottom": (1, 3),
+            "inside": (1, 1),
+            "outside": (5, 3),
+        }.items()
+    }
     pattern = sorted(int(c) for c in learned.boxes[0] if c >= 0)
     assert pattern == sorted([cell["top"], cell["middle"], cell["bottom"]])
     for box in ("top", "middle", "bottom"):

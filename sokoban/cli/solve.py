@@ -52,7 +52,9 @@ method_options = click.option(
 )
 
 
-def parse_method_options(method: str, assignments: tuple[str, ...]) -> dict[str, Any]:
+def parse_method_options(
+    method: str, assignments: tuple[str, ...], hint: str = "'--option'"
+) -> dict[str, Any]:
     """The options of ``--option NAME=VALUE`` for ``method``, parsed by their types."""
     from sokoban.solve import METHODS, parse_option
 
@@ -61,7 +63,7 @@ def parse_method_options(method: str, assignments: tuple[str, ...]) -> dict[str,
         try:
             name, value = parse_option(METHODS[method], text)
         except SokobanError as error:
-            raise click.BadParameter(str(error), param_hint="'--option'") from None
+            raise click.BadParameter(str(error), param_hint=hint) from None
         options[name] = value
     return options
 
@@ -155,6 +157,12 @@ def methods_command(as_json: bool) -> None:
 @click.option(
     "--bound", type=click.Choice(["matching", "nearest"]), default=None, help="Lower bound."
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the portfolio's searches side by side in this many threads (method fast).",
+)
 @method_options
 @json_option
 def solve_command(
@@ -166,6 +174,7 @@ def solve_command(
     memory_limit: float | None,
     weight: float | None,
     bound: str | None,
+    threads: int | None,
     assignments: tuple[str, ...],
     as_json: bool,
 ) -> None:
@@ -182,6 +191,8 @@ def solve_command(
     _check_method(method)
     limits = _limits(time_limit, node_limit, memory_limit)
     options = _options(method, weight, bound, assignments)
+    if threads is not None:
+        options.update(parse_method_options(method, (f"threads={threads}",), "'--threads'"))
     collection = load_collection(file)
     if level is None and len(collection) > 1:
         raise click.UsageError(

@@ -589,8 +589,8 @@ def run_best_first(
     def rest(limit: float | int | None, used: float | int) -> Any:
         return None if limit is None else max(0, limit - used)
 
-    left = Limits(
-        rest(limits.time, spent.seconds), rest(limits.nodes, spent.expanded), limits.memory
+    left = dataclasses.replace(
+        limits, time=rest(limits.time, spent.seconds), nodes=rest(limits.nodes, spent.expanded)
     )
     search["tunnels"] = False
     again = _run_once(level, left, method, optimal, progress, **search)

@@ -9,9 +9,11 @@ from typing import Any
 from sokoban.level import Level
 from sokoban.solve._best_first import DEADLOCK_OPTIONS, astar, greedy
 from sokoban.solve._fess import fess
+from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
     METHODS,
     Limits,
+    Option,
     ProgressCallback,
     SearchStats,
     SolveResult,
@@ -20,6 +22,14 @@ from sokoban.solve.types import (
     register,
 )
 
+THREADS_OPTION = Option(
+    "threads",
+    int,
+    1,
+    "run the portfolio's searches side by side in this many threads (one per core)",
+    minimum=1,
+    maximum=MAX_THREADS,
+)
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
 #: may have used by its end, and its node budget when there are no limits at all. Greedy
 #: search settles most levels in milliseconds, the feature-space search the ones whose
@@ -30,7 +40,7 @@ FAST_STAGES = (("greedy", 0.1, 50_000), ("fess", 0.75, 300_000), ("astar", 1.0, 
 @register(
     "fast",
     "greedy, then the feature-space search, then A*: the widest net at a limit",
-    options=DEADLOCK_OPTIONS,
+    options=(*DEADLOCK_OPTIONS, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
@@ -39,7 +49,10 @@ def fast(
     (:func:`~sokoban.solve._fess.fess`) up to three quarters of it, then push-optimal A*
     for the rest (see :data:`FAST_STAGES`): the methods fail on different levels. The
     result names the stage that ended it in its message; it is optimal when A* found it.
-    The deadlock options go to every stage that takes them."""
+    The deadlock options go to every stage that takes them. With ``threads`` > 1 the
+    stages run side by side instead (:func:`sokoban.solve._threads.race`)."""
+    if options["threads"] > 1:
+        return race(level, limits, progress, options.pop("threads"), "fast", **options)
     stages = {"greedy": greedy, "fess": fess, "astar": astar}
     spent = SearchStats()
     for name, share, budget in FAST_STAGES:

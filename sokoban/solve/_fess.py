@@ -190,11 +190,12 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
     uint64[n], zplayer uint64[n], then the two-box table of :mod:`sokoban.solve._pairs`);
     ``learned``: corral deadlocks and the patterns they leave
-    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order int32[g], parent int32[g]) of the
-    packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
-    int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
-    :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
-    path that improved no feature) and the feature cell; ``counters``: int64[8], slots
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
+    int32[g], parent int32[g]) of the packing order; ``store``: a
+    :class:`~sokoban.solve._best_first.Store`; ``table``: int32[t]; ``cells``:
+    :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
+    :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
+    and the feature cell; ``counters``: int64[8], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[6],
     slots :data:`P_BUDGET` ...
     """
@@ -592,13 +593,17 @@ def interleave(
                     limit = "nodes"
                     break
                 nodes = engine.expanded + left
-            run = engine.run(Limits(turn, nodes, share), report)
+            turn_limits = dataclasses.replace(limits, time=turn, nodes=nodes, memory=share)
+            run = engine.run(turn_limits, report)
             expanded[id(engine)] = engine.expanded
             generated[id(engine)] = int(engine.counters[GENERATED])
             last = (run, engine)
             if run.code in (SOLVED, EXHAUSTED) and not run.limit:
                 limit = ""
                 live = []
+                break
+            if run.limit == "stop":
+                limit = "stop"
                 break
             if run.limit == "memory":
                 live.remove(engine)
