@@ -52,10 +52,16 @@ MAX_PATTERNS = 1 << 14
 #: searching on would mostly solve a small puzzle the long way); dead; out of budget.
 UNKNOWN, ALIVE, DEAD, OVER = 0, 1, 2, 3
 #: Slots of :attr:`Learned.counts`: patterns kept, index entries used, positions pruned by
-#: a pattern, sub-searches run, of which proved dead, ran out of budget, were repeats.
-PATTERNS, ENTRIES, MATCHES, SEARCHES, PROVED, OVERS, RETRIES = range(7)
-#: Slots of :attr:`Learned.settings`: keep patterns (0/1), the largest budget.
-S_LEARN, S_MAX_BUDGET = 0, 1
+#: a pattern, sub-searches run, of which proved dead, ran out of budget, were repeats;
+#: states the sub-searches stored, positions checked.
+PATTERNS, ENTRIES, MATCHES, SEARCHES, PROVED, OVERS, RETRIES, STATES, CALLS = range(9)
+#: Slots of :attr:`Learned.settings`: keep patterns (0/1), the largest budget, the states
+#: the sub-searches may store per position checked, on average (0: no limit).
+S_LEARN, S_MAX_BUDGET, S_RATIO = 0, 1, 2
+#: States the sub-searches may store before the average above applies.
+FREE_STATES = 32 * FIRST_BUDGET
+#: The default of that average.
+STATES_PER_POSITION = 0
 
 
 class Learned(NamedTuple):
@@ -68,8 +74,8 @@ class Learned(NamedTuple):
     int16[p, MAX_FENCE] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
     ``c // 64``: the player may stand on cell ``c``), indexed per cell by ``head``
     int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * MAX_FENCE] (the next
-    entry of the same cell, the pattern of the entry). ``counts`` int64[8], slots
-    :data:`PATTERNS` ...; ``settings`` int64[2], slots :data:`S_LEARN` ... A memo of size
+    entry of the same cell, the pattern of the entry). ``counts`` int64[10], slots
+    :data:`PATTERNS` ...; ``settings`` int64[3], slots :data:`S_LEARN` ... A memo of size
     0 means the check is off."""
 
     memo_key: np.ndarray
@@ -93,6 +99,7 @@ def new_learned(
     memo: int = MEMO_SIZE,
     patterns: int = MAX_PATTERNS,
     max_budget: int = MAX_BUDGET,
+    ratio: int = STATES_PER_POSITION,
 ) -> Learned:
     """An empty :class:`Learned` for a board of ``n`` floor cells; ``learn``: keep the
     patterns (else only the memo remembers); ``max_budget``: the largest sub-search
@@ -110,8 +117,8 @@ def new_learned(
         np.full(n if learn else 0, -1, np.int32),
         np.full(p * MAX_FENCE, -1, np.int32),
         np.full(p * MAX_FENCE, -1, np.int32),
-        np.zeros(8, np.int64),
-        np.array([int(learn), max(max_budget, FIRST_BUDGET)], np.int64),
+        np.zeros(10, np.int64),
+        np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio], np.int64),
     )
 
 
@@ -125,8 +132,9 @@ def new_scratch(n):
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
     int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, MAX_FENCE], splayer
-    int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET], marks int64[2], swalk int32[n]
-    (walk lengths, unused)."""
+    int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET] (all -1 between sub-searches),
+    marks int64[2], swalk int32[n] (walk lengths, unused), sslot int32[MAX_BUDGET + 1]
+    (the slots of ``stable`` a sub-search used)."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -141,6 +149,7 @@ def new_scratch(n):
         np.full(4 * MAX_BUDGET, -1, np.int32),
         np.zeros(2, np.int64),
         np.zeros(n, np.int32),
+        np.zeros(MAX_BUDGET + 1, np.int32),
     )
 
 
@@ -153,8 +162,9 @@ def _key(boxes, k, player, zbox, zplayer):
 
 
 @njit
-def _store(states, splayer, stable, count, boxes, k, player, key):
-    """Add the state unless stored: returns the new count, or -1 when it was there."""
+def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
+    """Add the state unless stored (its slot of ``stable`` listed in ``sslot``): returns
+    the new count, or -1 when it was there."""
     mask = stable.shape[0] - 1
     i = np.int64(key & np.uint64(mask))
     while True:
@@ -171,6 +181,7 @@ def _store(states, splayer, stable, count, boxes, k, player, key):
                 return -1
         i = (i + 1) & mask
     stable[i] = count
+    sslot[count] = i
     for j in range(k):
         states[count, j] = boxes[j]
     splayer[count] = player
@@ -183,20 +194,20 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     ``player`` (a canonical cell): :data:`ALIVE` (also when the player got into the
     corral, whose cells are ``scratch``'s ``cells[:ncells]``), :data:`DEAD`, or
     :data:`OVER` when the search outgrew ``budget`` states (a power of two at most
-    :data:`MAX_BUDGET`). ``board``: as for :func:`corral_dead`."""
+    :data:`MAX_BUDGET`); and the states it stored. ``board``: as for
+    :func:`corral_dead`."""
     nbr, goal, dead, _, zbox, zplayer, live, pairs, starts, partners = board[:10]
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
-    states, splayer, stable_all, marks, swalk = scratch[8:]
+    states, splayer, stable_all, marks, swalk, sslot = scratch[8:]
     solved = True
     for i in range(k):
         if not goal[start[i]]:
             solved = False
     if solved:
-        return ALIVE
+        return ALIVE, 0
     stable = stable_all[: 4 * budget]
-    stable[:] = -1
     key = _key(start, k, player, zbox, zplayer)
-    count = _store(states, splayer, stable, 0, start, k, player, key)
+    count = _store(states, splayer, stable, sslot, 0, start, k, player, key)
     child = np.empty(MAX_FENCE, np.int16)
     head = 0
     verdict = DEAD
@@ -258,12 +269,14 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
                     verdict = OVER
                     break
                 key = _key(child, k, canon, zbox, zplayer)
-                added = _store(states, splayer, stable, count, child, k, canon, key)
+                added = _store(states, splayer, stable, sslot, count, child, k, canon, key)
                 if added >= 0:
                     count = added
         for i in range(k):
             socc[boxes[i]] = -1
-    return verdict
+    for i in range(count):
+        stable[sslot[i]] = -1  # empty again for the next sub-search
+    return verdict, count
 
 
 @njit
@@ -352,7 +365,9 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     if mkeys.shape[0] == 0:
         return False
     counts = learned.counts
+    counts[CALLS] += 1
     max_budget = learned.settings[S_MAX_BUDGET]
+    ratio = learned.settings[S_RATIO]
     keep = learned.settings[S_LEARN] != 0
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
     marks, swalk = scratch[11], scratch[12]
@@ -397,6 +412,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
                         comp[x] = cid
                         cells[tail] = x
                         tail += 1
+                if too_big:
+                    break  # no need to see the rest of a corral not searched
             off_goal = False
             for i in range(min(size, MAX_FENCE)):
                 socc[fence[i]] = -1
@@ -451,9 +468,14 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
                 budget = FIRST_BUDGET
             else:
                 budget = -1  # decided, or out of budget for good
+            if budget > 0 and ratio > 0:
+                if counts[STATES] > ratio * counts[CALLS] + FREE_STATES:
+                    budget = -1  # over the average: leave this corral for now
+                    verdict = UNKNOWN
             if budget > 0:
                 counts[SEARCHES] += 1
-                verdict = _solvable(fence, size, canon, tail, budget, board, scratch)
+                verdict, used = _solvable(fence, size, canon, tail, budget, board, scratch)
+                counts[STATES] += used
                 if verdict == OVER:
                     counts[OVERS] += 1
                 mkeys[slot] = key
