@@ -12,8 +12,7 @@ from click.testing import CliRunner
 
 from sokoban import Level
 from sokoban.cli import main
-from sokoban.solve import Limits, Status, solve
-from sokoban.solve import _threads
+from sokoban.solve import Limits, Status, _threads, solve
 from sokoban.xsb import load
 
 SMALL = Level.from_xsb("#######\n#@ $ .#\n# $ . #\n#    ##\n#######")

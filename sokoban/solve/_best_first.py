@@ -621,8 +621,10 @@ BOUND_OPTION = Option(
 )
 CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 #: The deadlock tests the best-first methods take: the two-box table and sub-searches of
-#: corral fences (off by default: they prune about 1% more positions and cost 5-10% of
-#: the node rate; see benchmarks/solver.md).
+#: corral fences with the patterns they prove (on by default where no optimum is
+#: promised: 10-25% fewer expansions for 10-20% of the node rate, a level or two more at
+#: a limit; off for the optimal methods, where the cost outweighs the few expansions they
+#: save; see benchmarks/solver.md).
 DEADLOCK_OPTIONS = (
     Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
@@ -633,6 +635,13 @@ DEADLOCK_OPTIONS = (
         "keep each corral deadlock proved as a pattern checked on every later position"
         " [corral_deadlocks]",
     ),
+)
+
+#: The same for the methods that promise no optimum: corral deadlocks on.
+FAST_DEADLOCK_OPTIONS = (
+    DEADLOCK_OPTIONS[0],
+    dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
+    DEADLOCK_OPTIONS[2],
 )
 
 
@@ -734,7 +743,7 @@ TUNNELS_OPTION = Option("tunnels", bool, True, "tunnel macros (a box goes throug
 @register(
     "greedy",
     "best-first search on the lower bound alone: fast, not optimal",
-    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *DEADLOCK_OPTIONS),
+    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *FAST_DEADLOCK_OPTIONS),
 )
 def greedy(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
@@ -768,7 +777,7 @@ def greedy(
         dataclasses.replace(
             TUNNELS_OPTION, default=None, help=TUNNELS_OPTION.help + " [weight > 1]"
         ),
-        *DEADLOCK_OPTIONS,
+        *FAST_DEADLOCK_OPTIONS,
     ),
 )
 def wastar(

@@ -34,8 +34,8 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import (
-    DEADLOCK_OPTIONS,
     EXPANDED,
+    FAST_DEADLOCK_OPTIONS,
     GENERATED,
     GOAL,
     NODES,
@@ -641,7 +641,7 @@ FESS_KEYS = {
             multiple=True,
         ),
         Option("corrals", bool, True, "PI-corral pruning"),
-        *DEADLOCK_OPTIONS[1:],
+        *FAST_DEADLOCK_OPTIONS[1:],
     ),
 )
 def fess(
