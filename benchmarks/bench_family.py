@@ -152,7 +152,7 @@ def curves(args: argparse.Namespace) -> None:
     results.mkdir(exist_ok=True)
     for number in [int(n) for n in args.curve.split(",")]:
         plot = results / f"curve-{path.stem}-{number}.png"
-        argv = ["curve", str(path), "-l", str(number), "-b", args.budgets]
+        argv = ["curve", str(path), "-l", str(number), "--budgets", args.budgets]
         argv += ["-t", str(args.time_limit), "-o", str(plot), "--json"]
         if args.learn:
             argv += ["--learn", args.learn]

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sokoban.analysis import analyse
-from sokoban.analysis.layouts import layout_room, longest
+from sokoban.analysis.longest_puzzle import layout_room, longest
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from sokoban.errors import SokobanError
+from sokoban.errors import DaskMissingError, SchedulerError, SokobanError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -37,14 +37,6 @@ IN_FLIGHT_PER_WORKER = 4
 MAX_WORKERS_PER_CORE = 8
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 10
-
-
-class DaskMissingError(SokobanError):
-    """A scheduler address was given but ``dask.distributed`` is not installed."""
-
-
-class SchedulerError(SokobanError):
-    """A scheduler address that is malformed or does not answer."""
 
 
 class BatchError(RuntimeError):

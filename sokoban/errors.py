@@ -1,8 +1,36 @@
-"""The errors of the toolkit: every one is a ``ValueError`` that quotes the bad input."""
+"""The errors of the toolkit: every one is a ``ValueError`` that quotes the bad input.
+
+Catch :class:`SokobanError` for any of them; the subclasses say what was wrong:
+
+- reading: :class:`XsbError` (and :class:`BoardTooLargeError`), :class:`LurdError`;
+- levels: :class:`InvalidLevelError` (a level that cannot be played at all),
+  :class:`LevelNotFoundError`;
+- solutions: :class:`IllegalMoveError` (a step that cannot be played),
+  :class:`UnsolvedError` (every step plays, but boxes are left off goals);
+- limits: :class:`PictureTooLargeError`, :class:`BudgetTooLargeError`;
+- batch work: :class:`SchedulerError`, :class:`DaskMissingError`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+__all__ = [
+    "MAX_QUOTE",
+    "BoardTooLargeError",
+    "BudgetTooLargeError",
+    "DaskMissingError",
+    "IllegalMoveError",
+    "InvalidLevelError",
+    "LevelNotFoundError",
+    "LurdError",
+    "PictureTooLargeError",
+    "SchedulerError",
+    "SokobanError",
+    "UnsolvedError",
+    "XsbError",
+    "quote",
+]
 
 
 class SokobanError(ValueError):
@@ -104,3 +132,39 @@ class IllegalMoveError(SokobanError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.reason, self.index, self.step))
+
+
+class InvalidLevelError(SokobanError):
+    """A level that cannot be played at all (no player, or several): names the problem.
+
+    >>> str(InvalidLevelError("the level has no player"))
+    'the level has no player'
+    """
+
+
+class UnsolvedError(SokobanError):
+    """A solution whose every step plays but that leaves boxes off goals.
+
+    ``moves`` is the number of steps played, ``off_goal`` the boxes left off goals.
+
+    >>> str(UnsolvedError(12, 2))
+    'the solution ends with 2 boxes off goals after 12 moves'
+    """
+
+    def __init__(self, moves: int, off_goal: int) -> None:
+        self.moves = moves
+        self.off_goal = off_goal
+        boxes = f"{off_goal} box{'es' if off_goal != 1 else ''}"
+        steps = f"{moves} move{'s' if moves != 1 else ''}"
+        super().__init__(f"the solution ends with {boxes} off goals after {steps}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.moves, self.off_goal))
+
+
+class SchedulerError(SokobanError):
+    """A Dask scheduler address that is malformed or does not answer."""
+
+
+class DaskMissingError(SokobanError):
+    """A scheduler address was given but ``dask.distributed`` is not installed."""

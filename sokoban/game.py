@@ -6,9 +6,8 @@ The browser game and replays use this class; it is plain Python, one step at a t
 from __future__ import annotations
 
 from sokoban.direction import Direction
-from sokoban.errors import SokobanError
 from sokoban.level import Level
-from sokoban.lurd import Solution, Step
+from sokoban.lurd import Solution, Step, check_player
 
 
 class Game:
@@ -25,8 +24,7 @@ class Game:
     """
 
     def __init__(self, level: Level) -> None:
-        if len(level.players) != 1:
-            raise SokobanError(f"cannot play a level with {len(level.players)} players")
+        check_player(level)  # InvalidLevelError without exactly one player
         self.start = level
         self.position = level
         self._done: list[Step] = []

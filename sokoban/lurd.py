@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from sokoban import _rle
 from sokoban.direction import Direction
-from sokoban.errors import IllegalMoveError, LurdError
+from sokoban.errors import IllegalMoveError, InvalidLevelError, LurdError, UnsolvedError
 from sokoban.level import Level
 
 #: One step: the direction and whether it pushes a box.
@@ -141,11 +141,11 @@ def replay(level: Level, solution: Solution | str) -> Replay:
     A step into a wall, into a box that cannot move, or off the board raises
     :class:`IllegalMoveError` naming its index. Letter case is not trusted: a step that
     moves a box is a push whatever its case, and a capital that moves no box is a walk.
+    A level without exactly one player raises :class:`InvalidLevelError`.
     """
     if isinstance(solution, str):
         solution = Solution.from_lurd(solution)
-    if len(level.players) != 1:
-        raise IllegalMoveError("the level needs exactly one player", 0, "")
+    check_player(level)
     width, height = level.width, level.height
     walls = level.walls
     boxes = set(level.boxes)
@@ -202,12 +202,35 @@ def replay(level: Level, solution: Solution | str) -> Replay:
     return Replay(final, Solution(tuple(steps)), metrics, tuple(pushed))
 
 
+def check_player(level: Level) -> None:
+    """Raise :class:`InvalidLevelError` unless the level has exactly one player."""
+    if not level.players:
+        raise InvalidLevelError("the level has no player")
+    if len(level.players) > 1:
+        raise InvalidLevelError(f"the level has {len(level.players)} players, not one")
+
+
 def verify(level: Level, solution: Solution | str) -> Replay:
-    """Replay and insist the level ends solved; raises :class:`IllegalMoveError` if not."""
+    """Replay and insist the level ends solved.
+
+    Raises what :func:`replay` raises, :class:`InvalidLevelError` for a level whose boxes
+    and goals differ in number (no solution can solve it), and :class:`UnsolvedError`
+    (saying how many boxes are left off goals) when every step plays but the level is not
+    solved.
+
+    >>> verify(Level.from_xsb("######\\n#@$ .#\\n######"), "R")
+    Traceback (most recent call last):
+    ...
+    sokoban.errors.UnsolvedError: the solution ends with 1 box off goals after 1 move
+    """
+    if len(level.boxes) != len(level.goals):
+        raise InvalidLevelError(
+            f"the level has {len(level.boxes)} boxes and {len(level.goals)} goals"
+        )
     result = replay(level, solution)
     if not result.is_solved:
-        n = len(result.solution)
-        raise IllegalMoveError("the solution ends with boxes off goals", n, "")
+        final = result.final
+        raise UnsolvedError(len(result.solution), len(final.boxes - final.goals))
     return result
 
 

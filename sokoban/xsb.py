@@ -16,9 +16,10 @@ Around each board (a run of board rows) the text says what the level is:
 - the text of the file before the first level's own paragraph is the file's header, and
   lines starting with ``::`` are notes for people reading the raw file, skipped.
 
-Reading is lazy and tolerant (:func:`iter_levels`): a broken level is reported with its
-position and skipped. Writing (:func:`format_collection`, :func:`dump`) gives canonical XSB
-that reads back to equal levels.
+Reading is lazy and tolerant (:func:`iter_levels`, :func:`load` from a path or a file,
+:func:`loads` from text): a broken level is reported with its position and skipped.
+Writing (:func:`format_collection`, :func:`dump`) gives canonical XSB that reads back to
+equal levels.
 
 >>> text = format_level(Level.from_xsb("#####\\n#@$.#\\n#####").with_metadata(title="One"))
 >>> print(text)
@@ -70,7 +71,8 @@ _MAX_DECODED = MAX_SIDE * (MAX_SIDE + 1)
 #: Deepest nesting of RLE groups; real files nest one or two deep.
 _MAX_DEPTH = 16
 
-#: What a source of levels may be: a path, XSB text with newlines, or lines (a text handle).
+#: What :func:`load` and :func:`iter_levels` read: a path (a ``str`` is always a path), or a
+#: text handle or any iterable of lines. XSB text itself goes to :func:`loads`.
 Source = str | os.PathLike[str] | Iterable[str]
 
 
@@ -496,8 +498,9 @@ def _bounded_lines(handle: Any) -> Iterator[str]:
 
 def _lines(source: Source) -> Iterator[str]:
     if isinstance(source, str) and ("\n" in source or "\r" in source):
-        yield from io.StringIO(source, newline=None)
-    elif isinstance(source, (str, os.PathLike)):
+        # Text taken for a path would fail with a baffling "no such file" of the whole text.
+        raise ValueError("load() and iter_levels() take a path or a file; use loads() for text")
+    if isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8-sig", errors="replace") as handle:
             yield from _bounded_lines(handle)
     elif callable(getattr(source, "readline", None)):
@@ -519,8 +522,8 @@ def _read(source: Source, collector: _Collector) -> Iterator[tuple[int, Level | 
 def iter_levels(source: Source, errors: list[XsbError] | None = None) -> Iterator[Level]:
     """The levels of a file, one at a time, read lazily line by line.
 
-    ``source`` is a path (``str`` or path-like), a text handle (any iterable of lines), or
-    XSB text itself (a ``str`` holding a newline). A broken level is skipped; its
+    ``source`` is a path (``str`` or path-like) or a text handle (any iterable of lines);
+    for XSB text in a string, pass ``io.StringIO(text)``. A broken level is skipped; its
     :class:`XsbError` names its 1-based position (``error.level``) and line, and is appended
     to ``errors`` when given.
 
@@ -650,7 +653,8 @@ class Collection:
 
 
 def load(source: Source) -> Collection:
-    """Read a whole collection; broken levels are skipped and kept in ``errors``.
+    """Read a whole collection from a path or a text handle; broken levels are skipped and
+    kept in ``errors``. A file without a title line of its own is titled by its name.
 
     >>> import io
     >>> collection = load(io.StringIO("; Tiny set\\n\\n; 1\\n#####\\n#@$.#\\n#####\\n"))
@@ -658,10 +662,29 @@ def load(source: Source) -> Collection:
     (1, 'Tiny set', '1')
     """
     collector = _Collector()
+    collection = _collect(_read(source, collector), collector)
+    if not collection.title and isinstance(source, (str, os.PathLike)):
+        collection.title = Path(source).stem
+    return collection
+
+
+def loads(text: str) -> Collection:
+    """Read a whole collection from XSB text, as :func:`load` reads a file.
+
+    >>> collection = loads("; 1\\n#####\\n#@$.#\\n#####\\n\\n; 2\\n#2(#\\n")
+    >>> [level.title for level in collection], len(collection.errors)
+    (['1'], 1)
+    """
+    collector = _Collector()
+    return _collect(_read(io.StringIO(text, newline=None), collector), collector)
+
+
+def _collect(results: Iterable[tuple[int, Level | XsbError]], collector: _Collector) -> Collection:
+    """The collection of what :func:`_read` gave, once it is exhausted."""
     levels: list[Level] = []
     positions: list[int] = []
     errors: list[XsbError] = []
-    for position, result in _read(source, collector):
+    for position, result in results:
         if isinstance(result, Level):
             levels.append(result)
             positions.append(position)
@@ -670,8 +693,6 @@ def load(source: Source) -> Collection:
     title = collector.title
     if not title and collector.header:
         title = collector.header.split("\n", 1)[0].strip()
-    if not title and isinstance(source, (str, os.PathLike)) and "\n" not in str(source):
-        title = Path(source).stem
     return Collection(levels, errors, collector.header, title, positions)
 
 

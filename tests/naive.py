@@ -1,11 +1,14 @@
-"""Slow, obviously correct reference searches: the oracles for the solver kernels.
+"""Slow, obviously correct reference searches: the oracles for the solver kernels (the
+engine's methods, the search family, the deadlock tables).
 
 Plain Python over :class:`~sokoban.level.Level` positions, sharing no code with
-:mod:`sokoban.solve`: no pruning, no bounds, every state kept in a dict or set.
+:mod:`sokoban.solve`: no pruning, no bounds, every state kept in a dict or set. A
+position is solved as :attr:`Level.is_solved` says: the boxes are exactly the goals.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import deque
 from collections.abc import Iterator
@@ -32,7 +35,13 @@ def _step(level: Level, cell: int, d: int) -> int | None:
     return None
 
 
-def _reachable(level: Level, start: int, boxes: frozenset[int]) -> set[int]:
+def solved(level: Level, boxes: frozenset[int]) -> bool:
+    """Whether ``boxes`` are exactly the goals (:attr:`Level.is_solved`)."""
+    return boxes == level.goals
+
+
+def reachable(level: Level, start: int, boxes: frozenset[int]) -> set[int]:
+    """The cells the player walks to from ``start`` around ``boxes``."""
     seen = {start}
     todo = [start]
     while todo:
@@ -44,12 +53,12 @@ def _reachable(level: Level, start: int, boxes: frozenset[int]) -> set[int]:
     return seen
 
 
-def _pushes(
+def pushes(
     level: Level, boxes: frozenset[int], player: int
 ) -> Iterator[tuple[frozenset[int], int]]:
     """Every (boxes, player) after one push from a position, the player standing where the
     box was."""
-    region = _reachable(level, player, boxes)
+    region = reachable(level, player, boxes)
     for box in boxes:
         for d in range(4):
             behind = _step(level, box, (d + 2) % 4)
@@ -64,10 +73,9 @@ def _pushes(
 def fewest_pushes(level: Level, max_states: int = 2_000_000) -> int | None:
     """The fewest pushes that solve ``level`` by breadth-first search over (boxes, player
     region) states, or ``None`` when no solution exists. Raises if over ``max_states``."""
-    goals = level.goals
 
     def key(boxes: frozenset[int], player: int) -> tuple[frozenset[int], int]:
-        return boxes, min(_reachable(level, player, boxes))
+        return boxes, min(reachable(level, player, boxes))
 
     start = (level.boxes, min(level.players))
     seen = {key(*start)}
@@ -76,9 +84,9 @@ def fewest_pushes(level: Level, max_states: int = 2_000_000) -> int | None:
     while layer:
         following = []
         for boxes, player in layer:
-            if boxes == goals:
+            if solved(level, boxes):
                 return depth
-            for child in _pushes(level, boxes, player):
+            for child in pushes(level, boxes, player):
                 k = key(*child)
                 if k not in seen:
                     seen.add(k)
@@ -98,7 +106,7 @@ def fewest_moves(level: Level, max_states: int = 2_000_000) -> int | None:
     todo = deque([(start, 0)])
     while todo:
         (boxes, player), depth = todo.popleft()
-        if boxes == level.goals:
+        if solved(level, boxes):
             return depth
         for d, n in _neighbours(level, player):
             if n in level.walls:
@@ -123,15 +131,15 @@ def lone_box_pushes(level: Level, box: int, goal: int) -> int | None:
     player starting on the best cell; ``None`` if no player cell allows it."""
     lone = frozenset({box})
     layer = {(lone, p) for p in level.interior - lone}
-    seen = {(b, min(_reachable(level, p, b))) for b, p in layer}
+    seen = {(b, min(reachable(level, p, b))) for b, p in layer}
     depth = 0
     while layer:
         following = set()
         for boxes, player in layer:
             if goal in boxes:
                 return depth
-            for child, q in _pushes(level, boxes, player):
-                k = (child, min(_reachable(level, q, child)))
+            for child, q in pushes(level, boxes, player):
+                k = (child, min(reachable(level, q, child)))
                 if k not in seen:
                     seen.add(k)
                     following.add((child, q))
@@ -154,3 +162,34 @@ def min_matching(costs: list[list[int]]) -> int:
     """The least total of ``costs[i][perm[i]]`` over all permutations (tiny inputs)."""
     n = len(costs)
     return min(sum(costs[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
+
+
+def fewest_pushes_then_moves(level: Level, max_states: int = 2_000_000) -> tuple[int, int] | None:
+    """The least (pushes, moves) in that order that solve ``level``, ``None`` if nothing
+    does: Dijkstra over (player cell, box set) with lexicographic step costs."""
+    start = (min(level.players), level.boxes)
+    best = {start: (0, 0)}
+    todo = [(0, 0, start[0], tuple(sorted(level.boxes)))]
+    while todo:
+        pushed, moves, player, boxes_t = heapq.heappop(todo)
+        boxes = frozenset(boxes_t)
+        if best.get((player, boxes)) != (pushed, moves):
+            continue
+        if solved(level, boxes):
+            return pushed, moves
+        for d, target in _neighbours(level, player):
+            if target in level.walls:
+                continue
+            after = boxes
+            if target in boxes:
+                ahead = _step(level, target, d)
+                if ahead is None or ahead in level.walls or ahead in boxes:
+                    continue
+                after = (boxes - {target}) | {ahead}
+            cost = (pushed + (after != boxes), moves + 1)
+            if cost < best.get((target, after), (1 << 30, 0)):
+                if len(best) >= max_states:
+                    raise RuntimeError(f"over {max_states} states")
+                best[(target, after)] = cost
+                heapq.heappush(todo, (*cost, target, tuple(sorted(after))))
+    return None

@@ -189,19 +189,11 @@ def test_counts_add_up():
     assert hist.sum() == analyse(room_level(ROOMS["pillar"])).solvable
 
 
-LEVELS = Path(__file__).resolve().parents[2] / "shared" / "levels"
-
-
-@pytest.mark.skipif(
-    not (LEVELS / "microban.xsb").exists(), reason="no shared levels beside the repo"
-)
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
-def test_microban_rooms_against_forward_search(number):
+def test_microban_rooms_against_forward_search(number, public_levels):
     import random
 
-    from sokoban import xsb
-
-    level = xsb.load(LEVELS / "microban.xsb")[number - 1]
+    level = public_levels.level("microban.xsb", number)
     table = analyse(level)
     floor = sorted(room_floor(level))
     rng = random.Random(number)

@@ -82,7 +82,17 @@ def test_longest_text_and_checkpoint(tmp_path):
 
 def test_longest_anneal_says_lower_bound():
     result = invoke(
-        "longest", "--room", "5x4", "-k", "2", "--search", "anneal", "--time", "0.3", "-w", "0"
+        "longest",
+        "--room",
+        "5x4",
+        "-k",
+        "2",
+        "--search",
+        "anneal",
+        "--time-limit",
+        "0.3",
+        "-w",
+        "0",
     )
     assert result.exit_code == 0, result.output
     assert "LOWER BOUND" in result.output
@@ -95,7 +105,10 @@ def test_longest_anneal_says_lower_bound():
         (["--room", "8"], "is not WIDTHxHEIGHT"),
         (["--room", "40x4"], "outside 1..16"),
         (["--room", "3x3", "-k", "12"], "do not fit"),
-        (["--room", "3x3", "--scheduler", "tcp://127.0.0.1:1", "--time", "-1"], "--time"),
+        (
+            ["--room", "3x3", "--scheduler", "tcp://127.0.0.1:1", "--time-limit", "-1"],
+            "--time-limit",
+        ),
     ],
 )
 def test_longest_bad_options(args, message):

@@ -13,7 +13,7 @@ import pytest
 
 from sokoban import verify
 from sokoban.analysis import AnalysisError, analyse
-from sokoban.analysis.layouts import (
+from sokoban.analysis.longest_puzzle import (
     anneal,
     chunks,
     iter_layouts,

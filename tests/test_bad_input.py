@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sokoban import Level, batch, xsb
-from sokoban.analysis import layouts
+from sokoban.analysis import longest_puzzle
 from sokoban.analysis.single_box import AnalysisError
 from sokoban.cli import main
 from sokoban.errors import (
@@ -25,6 +25,7 @@ from sokoban.errors import (
     LurdError,
     PictureTooLargeError,
     SokobanError,
+    UnsolvedError,
     XsbError,
 )
 from sokoban.render import png
@@ -170,16 +171,17 @@ def test_checkpoint_in_a_missing_folder(tmp_path: Path) -> None:
     one_error(run("longest", "--room", "3x3", "--checkpoint", path), "does not exist")
     # Through the API the error names the checkpoint, not a temporary file beside it.
     with pytest.raises(OSError) as info:
-        layouts.longest(3, 3, 1, workers=0, checkpoint=path)
+        longest_puzzle.longest(3, 3, 1, workers=0, checkpoint=path)
     assert info.value.filename == os.fspath(path)
 
 
 @pytest.mark.parametrize("seconds", ["nan", "inf"])
 def test_anneal_time_must_be_finite(seconds: str) -> None:
     with pytest.raises(AnalysisError, match="positive number"):
-        layouts.anneal(3, 3, 2, seconds=float(seconds), workers=0)
+        longest_puzzle.anneal(3, 3, 2, seconds=float(seconds), workers=0)
     args = ["longest", "--room", "3x3", "-k", "2", "--search", "anneal", "--workers", "0"]
-    one_error(run(*args, "--time", seconds), "time budget")
+    one_error(run(*args, "--time-limit", seconds), "not a finite number")
+    one_error(run(*args, "--time", seconds), "not a finite number")  # the old spelling
 
 
 def test_rooms_without_a_solvable_placement_say_so() -> None:
@@ -214,6 +216,7 @@ def test_bad_input_found_by_a_task_keeps_its_own_error() -> None:
         XsbError("unclosed '('", 7, "2(#", level=3),
         BoardTooLargeError("too big", 1, "#" * 200),
         IllegalMoveError("into a wall", 4, "r"),
+        UnsolvedError(12, 2),
         LurdError("unexpected 'x'"),
     ],
 )
@@ -229,7 +232,7 @@ def test_interrupted_longest_says_where_its_work_is(
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(layouts, "longest", interrupted)
+    monkeypatch.setattr(longest_puzzle, "longest", interrupted)
     path = tmp_path / "run.json"
     one_error(run("longest", "--room", "4x4", "--checkpoint", path), "run.json", "resume")
 
@@ -237,7 +240,7 @@ def test_interrupted_longest_says_where_its_work_is(
 def test_game_of_an_unplayable_level_is_bad_input() -> None:
     from sokoban import Game
 
-    with pytest.raises(SokobanError, match="0 players"):
+    with pytest.raises(SokobanError, match="the level has no player"):
         Game(Level.from_xsb("#####\n# $.#\n#####"))
 
 
@@ -281,7 +284,7 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # the signal arrives before this ends
 
-    monkeypatch.setattr(layouts, "longest", terminated)
+    monkeypatch.setattr(longest_puzzle, "longest", terminated)
     before = signal.getsignal(signal.SIGTERM)
     path = tmp_path / "run.json"
     one_error(run("longest", "--room", "4x4", "--checkpoint", path), "interrupted", "resume")
@@ -290,7 +293,7 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(
 
 def test_exhaustive_runs_that_would_never_end_are_refused() -> None:
     with pytest.raises(AnalysisError, match="too many to enumerate"):
-        layouts.longest(16, 16, 8, workers=0)
+        longest_puzzle.longest(16, 16, 8, workers=0)
     one_error(run("longest", "--room", "16x16", "-k", "8"), "--search anneal")
 
 
@@ -309,9 +312,9 @@ def test_interrupt_stops_running_workers_at_once() -> None:
 
 def test_layout_search_arguments_are_checked() -> None:
     with pytest.raises(AnalysisError, match="at least one combination"):
-        layouts.longest(3, 3, 1, workers=0, chunk_size=0)
+        longest_puzzle.longest(3, 3, 1, workers=0, chunk_size=0)
     with pytest.raises(AnalysisError, match="at least one chain"):
-        layouts.anneal(3, 3, 1, seconds=1, chains=0, workers=0)
+        longest_puzzle.anneal(3, 3, 1, seconds=1, chains=0, workers=0)
 
 
 def test_dump_writes_whole_or_not_at_all(tmp_path: Path) -> None:

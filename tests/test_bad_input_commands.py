@@ -59,15 +59,19 @@ def level_file(tmp_path: Path) -> Path:
     ],
 )
 def test_curve_refuses_bad_budgets(level_file: Path, budgets: str, needle: str) -> None:
-    refused(["curve", str(level_file), "-l", "1", "-b", budgets, "--no-plot"], needle, code=2)
+    refused(
+        ["curve", str(level_file), "-l", "1", "--budgets", budgets, "--no-plot"], needle, code=2
+    )
 
 
 def test_curve_never_overwrites_its_level_file(level_file: Path) -> None:
     before = level_file.read_bytes()
-    refused(["curve", str(level_file), "-l", "1", "-b", "100", "-o", str(level_file)], "input")
+    refused(
+        ["curve", str(level_file), "-l", "1", "--budgets", "100", "-o", str(level_file)], "input"
+    )
     # The same file by another name is refused too.
     other = level_file.parent / "." / level_file.name
-    refused(["curve", str(level_file), "-l", "1", "-b", "100", "-o", str(other)], "input")
+    refused(["curve", str(level_file), "-l", "1", "--budgets", "100", "-o", str(other)], "input")
     assert level_file.read_bytes() == before
 
 
@@ -84,7 +88,9 @@ def test_curve_refuses_an_unsolvable_level_and_writes_no_plot(tmp_path: Path) ->
     stuck = tmp_path / "stuck.xsb"
     stuck.write_text(STUCK)
     plot = tmp_path / "plot.png"
-    refused(["curve", str(stuck), "-b", "50", "-t", "5", "-o", str(plot)], "no solution", code=1)
+    refused(
+        ["curve", str(stuck), "--budgets", "50", "-t", "5", "-o", str(plot)], "no solution", code=1
+    )
     assert not plot.exists()
 
 
@@ -179,8 +185,8 @@ def test_generate_never_overwrites_its_layout_file(tmp_path: Path) -> None:
     layout = tmp_path / "tt.xsb"
     layout.write_text(ROOM)
     metrics_of_layout = tmp_path / "tt.json"
-    refused(["generate", "-o", str(layout), "-l", str(layout)], "--output", "input")
-    refused(["generate", "--metrics", str(layout), "-l", str(layout)], "--metrics", "input")
+    refused(["generate", "-o", str(layout), "--layout", str(layout)], "--output", "input")
+    refused(["generate", "--metrics", str(layout), "--layout", str(layout)], "--metrics", "input")
     # The metrics default to OUTPUT with .json: that must not be OUTPUT itself.
     refused(["generate", "-o", str(tmp_path / "a.json")], "--metrics", "--output file")
     refused(
@@ -201,11 +207,11 @@ def test_generate_refuses_outputs_before_generating(tmp_path: Path) -> None:
 
 
 def test_generate_layout_files_are_read_like_level_files(tmp_path: Path) -> None:
-    refused(["generate", "-l", "/dev/zero"], "a device", code=1)
+    refused(["generate", "--layout", "/dev/zero"], "a device", code=1)
     empty = tmp_path / "empty.xsb"
     empty.write_text("; nothing\n")
-    refused(["generate", "-l", str(empty)], "no levels", code=1)
-    refused(["generate", "-l", str(tmp_path / "missing.xsb")], "neither a layout", code=2)
+    refused(["generate", "--layout", str(empty)], "no levels", code=1)
+    refused(["generate", "--layout", str(tmp_path / "missing.xsb")], "neither a layout", code=2)
 
 
 def test_generate_to_stdout_writes_no_stray_files(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -457,37 +457,26 @@ def test_render_errors(runner, tmp_path, good) -> None:
 
 # --- the public collections ----------------------------------------------------------------
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
 
-
-def _shared(name: str) -> Path:
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the public collections live beside the repository)")
-    return path
-
-
-def test_convert_a_public_collection_round_trips(runner, tmp_path) -> None:
-    microban = _shared("microban.xsb")
+def test_convert_a_public_collection_round_trips(runner, tmp_path, public_levels) -> None:
+    microban = public_levels.path("microban.xsb")
     for rle in ([], ["--rle"]):
         out = tmp_path / "microban.xsb"
         assert run(runner, "convert", microban, "-o", out, *rle).exit_code == 0
         after = json.loads(run(runner, "show", out, "--json").stdout)
         before = json.loads(run(runner, "show", microban, "--json").stdout)
-        assert len(after) == 155 and after == before
+        assert len(after) == len(public_levels.collection("microban.xsb")) and after == before
 
 
-def test_verify_known_optimal_solutions(runner) -> None:
-    import csv
-
-    table = _shared("optimal.csv")
-    microban = _shared("microban.xsb")
-    with open(table, encoding="utf-8") as handle:
-        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        known = [row for row in rows if row["file"] == "microban.xsb"][:5]
+def test_verify_known_optimal_solutions(runner, public_levels) -> None:
+    microban = public_levels.collection("microban.xsb")
+    known = [row for row in public_levels.optima() if row["file"] == "microban.xsb"][:5]
     assert known
     for row in known:
-        result = run(runner, "verify", microban, "-l", row["level"], row["solution"], "--json")
+        # The level's number in this file (the sample's are not the full file's).
+        number = microban.number(public_levels.level("microban.xsb", int(row["level"])))
+        path = public_levels.path("microban.xsb")
+        result = run(runner, "verify", path, "-l", number, row["solution"], "--json")
         assert result.exit_code == 0, result.stderr
         data = json.loads(result.stdout)
         assert data["metrics"]["pushes"] == int(row["pushes"])

@@ -32,7 +32,7 @@ def subset_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
     starting on ``player``: a plain breadth-first search."""
 
     def key(b: frozenset[int], p: int) -> tuple[frozenset[int], int]:
-        return b, min(naive._reachable(lv, p, b))
+        return b, min(naive.reachable(lv, p, b))
 
     seen = {key(boxes, player)}
     todo = [(boxes, player)]
@@ -40,7 +40,7 @@ def subset_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
         b, p = todo.pop()
         if b <= lv.goals:
             return True
-        for child in naive._pushes(lv, b, p):
+        for child in naive.pushes(lv, b, p):
             k = key(*child)
             if k not in seen:
                 seen.add(k)
@@ -146,7 +146,7 @@ def test_every_pattern_learned_on_random_rooms_is_a_proof() -> None:
             region = {int(board.cells[c]) for c in range(board.n) if bits[c >> 6] >> (c & 63) & 1}
             player = min(region)
             # The region is one whole region of the board with these boxes alone...
-            assert naive._reachable(lv, player, boxes) == region
+            assert naive.reachable(lv, player, boxes) == region
             # ...from which these boxes alone cannot all reach goals.
             assert not subset_solvable(lv, boxes, player), (lv.xsb(), sorted(boxes))
             checked += 1

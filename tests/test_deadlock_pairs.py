@@ -4,7 +4,6 @@ sub-problem of random small rooms, and push-optimal search still optimal with it
 
 from __future__ import annotations
 
-import csv
 import random
 
 import naive
@@ -48,7 +47,7 @@ def two_box_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
     over (boxes, least cell of the player's region), nothing pruned."""
 
     def key(bs: frozenset[int], p: int) -> tuple[frozenset[int], int]:
-        return bs, min(naive._reachable(lv, p, bs))
+        return bs, min(naive.reachable(lv, p, bs))
 
     seen = {key(boxes, player)}
     todo = [(boxes, player)]
@@ -56,7 +55,7 @@ def two_box_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
         bs, p = todo.pop()
         if bs <= lv.goals:
             return True
-        for nxt in naive._pushes(lv, bs, p):
+        for nxt in naive.pushes(lv, bs, p):
             k = key(*nxt)
             if k not in seen:
                 seen.add(k)
@@ -146,7 +145,7 @@ def test_table_agrees_with_a_plain_search_on_random_rooms() -> None:
                 for p in floor:
                     if p in boxes:
                         continue
-                    region = min(naive._reachable(lv, p, boxes))
+                    region = min(naive.reachable(lv, p, boxes))
                     if region not in verdicts:
                         verdicts[region] = two_box_solvable(lv, boxes, p)
                     assert dead(board, a, b, p) == (not verdicts[region]), (lv.xsb(), a, b, p)
@@ -195,21 +194,12 @@ def test_pruning_shrinks_an_exhaustive_search() -> None:
     assert without.stats.expanded > 5
 
 
-def optima(shared_levels) -> dict[tuple[str, int], int]:
-    with open(shared_levels / "optimal.csv", encoding="utf-8") as handle:
-        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        return {(r["file"], int(r["level"])): int(r["pushes"]) for r in rows}
-
-
-def test_astar_stays_optimal_on_microban_1_to_30(shared_levels) -> None:
-    known = optima(shared_levels)
-    collection = load(shared_levels / "microban.xsb")
-    for number in range(1, 31):
-        lv = collection[number - 1]
+def test_astar_stays_optimal_on_microban_1_to_30(public_levels) -> None:
+    for number, lv in public_levels.levels("microban.xsb", range(1, 31)):
         result = solve(lv, "astar", Limits(time=20))
         assert result.status is Status.SOLVED, number
         assert result.optimal
-        assert result.solution.pushes == known[("microban.xsb", number)], number
+        assert result.solution.pushes == public_levels.pushes("microban.xsb", number), number
 
 
 @pytest.mark.parametrize("method", ["astar", "moves", "bfs", "greedy", "fast"])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from public import PUBLIC
 
 from sokoban import Level, verify
 from sokoban.errors import SokobanError
@@ -16,7 +17,6 @@ from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, inter
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.xsb import iter_levels
 
-LEVELS = Path(__file__).resolve().parents[2] / "shared" / "levels"
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -174,11 +174,7 @@ def test_fess_solves_the_project_levels() -> None:
 
 
 def test_fess_solves_microban_1_to_20() -> None:
-    path = LEVELS / "microban.xsb"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    levels = list(iter_levels(path))[:20]
-    for number, lv in enumerate(levels, 1):
+    for number, lv in PUBLIC.levels("microban.xsb", range(1, 21)):
         result = solve(lv, "fess", Limits(time=10))
         assert result.solved, f"microban {number}: {result.message}"
         assert verify(lv, result.solution).is_solved
@@ -199,10 +195,7 @@ def test_fess_proves_unsolvable() -> None:
 
 
 def hard() -> Level:
-    path = LEVELS / "xsokoban.xsb"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    return list(iter_levels(path))[28]  # XSokoban 29: far beyond a fraction of a second
+    return PUBLIC.level("xsokoban.xsb", 29)  # far beyond a fraction of a second
 
 
 def test_fess_respects_node_limit() -> None:

@@ -21,7 +21,7 @@ from sokoban.generate import GenerateError, attempt, generate, layouts, pull_sea
 from sokoban.generate.dedup import canonical
 from sokoban.generate.difficulty import BANDS, band, measure, score
 from sokoban.generate.generator import Spec, _goal_cells
-from sokoban.generate.reverse import Board
+from sokoban.generate.reverse import CompactFloor
 from sokoban.lurd import walk
 
 # --- the oracle --------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _room(seed: int, size: int = 7) -> np.ndarray:
 
 def _goals(floor: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """``k`` goal cells from which a box can be pulled (grid cells)."""
-    board = Board.from_floor(floor)
+    board = CompactFloor.from_floor(floor)
     return board.cells[rng.choice(_goal_cells(board), k, replace=False)]
 
 

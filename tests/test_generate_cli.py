@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sokoban import verify
 from sokoban.cli import main
-from sokoban.xsb import load
+from sokoban.xsb import load, loads
 
 
 def test_generate_writes_a_collection_and_metrics(tmp_path: Path) -> None:
@@ -64,10 +64,10 @@ def test_generate_with_a_layout_file(tmp_path: Path) -> None:
     room = tmp_path / "room.xsb"
     room.write_text("#######\n#     #\n# #   #\n#     #\n#######\n")
     result = CliRunner().invoke(
-        main, ["generate", "-l", str(room), "-b", "2", "-n", "2", "--seed", "1", "-q"]
+        main, ["generate", "--layout", str(room), "-b", "2", "-n", "2", "--seed", "1", "-q"]
     )
     assert result.exit_code == 0, result.output
-    levels = load(result.stdout.replace("\r", "")).levels  # type: ignore[arg-type]
+    levels = loads(result.stdout).levels
     assert len(levels) == 2 and all(lv.width == 7 and lv.height == 5 for lv in levels)
 
 
@@ -85,7 +85,7 @@ def test_generate_bad_input_is_one_line(tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.stderr
     room = tmp_path / "open.xsb"
     room.write_text("#####\n#@   \n#####\n")
-    result = runner.invoke(main, ["generate", "-l", str(room)])
+    result = runner.invoke(main, ["generate", "--layout", str(room)])
     assert result.exit_code == 1 and "no room" in result.stderr
 
 

@@ -11,7 +11,18 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sokoban import IllegalMoveError, Level, LurdError, Metrics, Solution, replay, verify
+from sokoban import (
+    Game,
+    IllegalMoveError,
+    InvalidLevelError,
+    Level,
+    LurdError,
+    Metrics,
+    Solution,
+    UnsolvedError,
+    replay,
+    verify,
+)
 from sokoban.direction import Direction
 from sokoban.lurd import MAX_STEPS, walk
 
@@ -114,15 +125,25 @@ def test_replay_errors_name_the_index(
 
 
 def test_replay_needs_one_player() -> None:
-    with pytest.raises(IllegalMoveError, match="exactly one player"):
+    with pytest.raises(InvalidLevelError, match="^the level has no player$"):
         replay(Level.from_xsb("#####\n# $.#\n#####"), "r")
+    with pytest.raises(InvalidLevelError, match="^the level has 2 players, not one$"):
+        replay(Level.from_xsb("######\n#@$.@#\n######"), "r")
+    with pytest.raises(InvalidLevelError, match="no player"):
+        Game(Level.from_xsb("#####\n# $.#\n#####"))
 
 
 def test_verify() -> None:
     assert verify(TWO, "rRlldR").metrics.pushes == 2
-    with pytest.raises(IllegalMoveError, match="boxes off goals") as info:
+    with pytest.raises(UnsolvedError) as info:
         verify(TWO, "rR")
-    assert info.value.index == 2
+    assert str(info.value) == "the solution ends with 1 box off goals after 2 moves"
+    assert (info.value.moves, info.value.off_goal) == (2, 1)
+    assert isinstance(info.value, ValueError) and not isinstance(info.value, IllegalMoveError)
+    with pytest.raises(UnsolvedError, match="2 boxes off goals after 0 moves"):
+        verify(Level.from_xsb("#######\n#@$ $.#\n#  .  #\n#######"), "")
+    with pytest.raises(InvalidLevelError, match="1 boxes and 2 goals"):
+        verify(Level.from_xsb("######\n#@$..#\n######"), "R")
 
 
 @pytest.mark.parametrize(

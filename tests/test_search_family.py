@@ -1,12 +1,12 @@
 """The search family (bfs-moves, bidirectional, ida, sma): optimal lengths against the slow
-reference searches of tests/naive_search.py, SMA* inside shrinking budgets, limits, bad
+reference searches of tests/naive.py, SMA* inside shrinking budgets, limits, bad
 options, the kernels' table deletion, and the compare and curve commands."""
 
 from __future__ import annotations
 
 import json
 
-import naive_search
+import naive
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -82,8 +82,8 @@ def check_solved(result: SolveResult, start: Level) -> None:
 
 
 def agree_with_references(start: Level) -> None:
-    moves = naive_search.fewest_moves(start)
-    pushes = naive_search.fewest_pushes(start)
+    moves = naive.fewest_moves(start)
+    pushes = naive.fewest_pushes(start)
     assert moves is not None and pushes is not None
     result = solve(start, "bfs-moves", Limits(time=60))
     check_solved(result, start)
@@ -102,10 +102,8 @@ def test_methods_agree_with_references_on_own_levels(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    from sokoban import xsb
-
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @pytest.mark.parametrize("number", MICROBAN)
@@ -149,7 +147,7 @@ UNSOLVABLE = [
 @pytest.mark.parametrize("text", UNSOLVABLE)
 def test_unsolvable_levels_are_reported_for_every_method(text: str) -> None:
     start = level(text)
-    assert naive_search.fewest_pushes(start) is None
+    assert naive.fewest_pushes(start) is None
     for method in FAMILY:
         result = solve(start, method, Limits(time=30))
         assert result.status is Status.UNSOLVABLE, (method, result.message)
@@ -162,7 +160,7 @@ def test_unsolvable_levels_are_reported_for_every_method(text: str) -> None:
 def sma_shrinking(start: Level) -> list[MemoryBoundedStats]:
     """Run SMA* on ``start`` down to the smallest budget that holds an optimal path,
     checking every run; returns the statistics of each."""
-    best = naive_search.fewest_pushes(start)
+    best = naive.fewest_pushes(start)
     assert best is not None
     roomy = solve(start, "sma", budget=100_000)
     assert isinstance(roomy.stats, MemoryBoundedStats)
@@ -200,7 +198,7 @@ def test_sma_stays_optimal_on_microban_while_its_budget_shrinks(microban, number
 @pytest.mark.parametrize("text", [OWN[2], OWN[4]])
 def test_sma_says_when_the_solution_cannot_fit(text: str) -> None:
     start = level(text)
-    best = naive_search.fewest_pushes(start)
+    best = naive.fewest_pushes(start)
     assert best is not None
     for budget in (best, best // 2, 1):
         result = solve(start, "sma", Limits(time=60), budget=budget)
@@ -212,7 +210,7 @@ def test_sma_says_when_the_solution_cannot_fit(text: str) -> None:
 
 def test_sma_budget_in_bytes_is_a_hard_ceiling() -> None:
     start = level(OWN[3])
-    best = naive_search.fewest_pushes(start)
+    best = naive.fewest_pushes(start)
     for memory in (30_000, 60_000, 1 << 20):
         result = solve(start, "sma", Limits(time=60), budget_bytes=memory)
         stats = result.stats
@@ -307,7 +305,7 @@ def test_bad_budgets_and_bounds_are_errors() -> None:
 
 def test_nearest_bound_gives_the_same_optimum() -> None:
     start = level(OWN[4])
-    best = naive_search.fewest_pushes(start)
+    best = naive.fewest_pushes(start)
     for method in ("ida", "sma", "bidirectional"):
         result = solve(start, method, bound="nearest")
         assert result.solution is not None and result.solution.pushes == best, method
@@ -358,11 +356,11 @@ def test_compare_gives_a_row_per_method(tiny) -> None:  # type: ignore[no-untype
     data = json.loads(result.output)
     rows = {r["method"]: r for r in data["methods"]}
     assert list(rows) == methods.split(",")
-    best = naive_search.fewest_pushes(level(OWN[2]))
+    best = naive.fewest_pushes(level(OWN[2]))
     for name in ("astar", "ida", "sma", "bidirectional"):
         assert rows[name]["status"] == "solved" and rows[name]["pushes"] == best
         assert rows[name]["optimal"] and rows[name]["optimises"] == "pushes"
-    assert rows["bfs-moves"]["moves"] == naive_search.fewest_moves(level(OWN[2]))
+    assert rows["bfs-moves"]["moves"] == naive.fewest_moves(level(OWN[2]))
     text = CliRunner().invoke(main, ["compare", str(tiny), "-l", "3", "-m", "ida,sma"])
     assert text.exit_code == 0 and "ida" in text.output and "peak" in text.output
 
@@ -385,11 +383,11 @@ def test_compare_rejects_unknown_methods(tiny) -> None:  # type: ignore[no-untyp
 
 
 def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    best = naive_search.fewest_pushes(level(OWN[2]))
+    best = naive.fewest_pushes(level(OWN[2]))
     assert best is not None
     plot = tmp_path / "curve.png"
     budgets = f"{best},{best + 1},{best + 4},1000"
-    args = ["curve", str(tiny), "-l", "3", "-b", budgets, "-o", str(plot), "--json"]
+    args = ["curve", str(tiny), "-l", "3", "--budgets", budgets, "-o", str(plot), "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -400,12 +398,14 @@ def test_curve_writes_a_table_and_a_plot(tiny, tmp_path) -> None:  # type: ignor
         assert runs[budget]["pushes"] == best and runs[budget]["matches_optimum"]
         assert runs[budget]["peak_nodes"] <= budget
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    table = CliRunner().invoke(main, ["curve", str(tiny), "-l", "3", "-b", "50", "--no-plot"])
+    table = CliRunner().invoke(
+        main, ["curve", str(tiny), "-l", "3", "--budgets", "50", "--no-plot"]
+    )
     assert table.exit_code == 0 and "regen" in table.output and "50" in table.output
 
 
 def test_curve_rejects_bad_budgets(tiny) -> None:  # type: ignore[no-untyped-def]
-    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "-b", "100,lots"])
+    result = CliRunner().invoke(main, ["curve", str(tiny), "-l", "1", "--budgets", "100,lots"])
     assert result.exit_code == 2
     assert "'lots' is not a whole number" in result.output
 
@@ -424,22 +424,20 @@ def test_progress_is_reported_between_kernel_calls(method: str, microban) -> Non
     assert seen[-1][0] <= result.stats.expanded and seen[-1][1] <= result.stats.peak_bytes
 
 
-def _optimal_rows(shared_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _optimal_rows(public_levels) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """(level, pushes) of optimal.csv's Microban rows; a small sample under CI."""
-    import csv
     import os
 
-    with (shared_levels / "optimal.csv").open() as handle:
-        rows = csv.DictReader(line for line in handle if not line.startswith("#"))
-        known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
+    rows = public_levels.optima()
+    known = [(int(r["level"]), int(r["pushes"])) for r in rows if r["file"] == "microban.xsb"]
     return known[:: 25 if os.environ.get("SOKOBAN_SAMPLE") == "small" else 10]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["ida", "sma", "bidirectional"])
-def test_family_matches_optimal_csv(method: str, microban, shared_levels) -> None:  # type: ignore[no-untyped-def]
+def test_family_matches_optimal_csv(method: str, microban, public_levels) -> None:  # type: ignore[no-untyped-def]
     solved = 0
-    for number, pushes in _optimal_rows(shared_levels):
+    for number, pushes in _optimal_rows(public_levels):
         result = solve(microban[number - 1], method, Limits(time=10))
         if result.status is Status.TIME_LIMIT:
             continue
@@ -482,8 +480,8 @@ def _random_rooms(seed: int, count: int) -> list[Level]:
 
 def test_family_agrees_with_references_on_random_rooms() -> None:
     for room in _random_rooms(2026, 80):
-        pushes = naive_search.fewest_pushes(room, 100_000)
-        moves = naive_search.fewest_moves(room, 200_000)
+        pushes = naive.fewest_pushes(room, 100_000)
+        moves = naive.fewest_moves(room, 200_000)
         result = solve(room, "bfs-moves")
         assert (result.solution.moves if result.solution else None) == moves, room.xsb()
         for method in ("bidirectional", "ida", "sma"):

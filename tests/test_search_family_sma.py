@@ -1,4 +1,4 @@
-"""SMA*'s bound cache against the slow reference search of tests/naive_search.py: optimal
+"""SMA*'s bound cache against the slow reference search of tests/naive.py: optimal
 pushes at many budgets, from the smallest that holds the path up, with the cache as sized
 and crowded (one entry per node, so that entries are evicted all the time) and with the
 rule that applies learned bounds at equal depth; budgets that never pass their bytes; and
@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from functools import cache
 
-import naive_search
+import naive
 import pytest
 from test_search_family import OWN, _random_rooms, check_solved, level
 
-from sokoban import Level, xsb
+from sokoban import Level
 from sokoban.errors import BudgetTooLargeError, SokobanError
 from sokoban.solve import DEFAULT_MEMORY, Limits, Status, _sma, solve
 from sokoban.solve._sma import MemoryBoundedStats, sma_bytes
@@ -26,13 +26,13 @@ LARGER = [22, 29, 42, 47, 48, 57, 59, 60]
 
 
 @pytest.fixture(scope="module")
-def microban(shared_levels):  # type: ignore[no-untyped-def]
-    return list(xsb.load(shared_levels / "microban.xsb"))
+def microban(public_levels):  # type: ignore[no-untyped-def]
+    return public_levels.by_index("microban.xsb")  # microban[n - 1] is Microban n
 
 
 @cache
 def _fewest(text: str) -> int | None:
-    return naive_search.fewest_pushes(Level.from_xsb(text))
+    return naive.fewest_pushes(Level.from_xsb(text))
 
 
 def fewest(start: Level) -> int | None:
@@ -121,7 +121,7 @@ def test_sma_agrees_with_the_reference_on_random_rooms(monkeypatch) -> None:  # 
     rng = random.Random(36)
     checked = 0
     for room in _random_rooms(4036, 600):
-        best = naive_search.fewest_pushes(room, 100_000)
+        best = naive.fewest_pushes(room, 100_000)
         if not best:
             continue
         monkeypatch.setattr(_sma, "SMA_CACHE_PER_NODE", rng.choice([1, 2, 32]))
@@ -207,7 +207,7 @@ def test_ida_agrees_with_the_reference_with_and_without_learned_bounds(learn, mi
 def test_ida_on_random_rooms_with_learned_bounds() -> None:
     checked = 0
     for room in _random_rooms(4037, 600):
-        best = naive_search.fewest_pushes(room, 100_000)
+        best = naive.fewest_pushes(room, 100_000)
         if best is None:
             continue  # unsolvable rooms are the family tests' business
         checked += 1
@@ -238,12 +238,12 @@ def test_curve_refuses_budgets_too_large_before_searching(tmp_path) -> None:  # 
 
     path = tmp_path / "own.xsb"
     path.write_text(OWN[2].strip("\n") + "\n")
-    big = CliRunner().invoke(main, ["curve", str(path), "-b", "100,9000000", "--no-plot"])
+    big = CliRunner().invoke(main, ["curve", str(path), "--budgets", "100,9000000", "--no-plot"])
     assert big.exit_code == 2, big.output
     assert "9,000,000 nodes needs" in big.output and "Traceback" not in big.output
     runs = {}
     for learn in ("at-least", "off"):
-        args = ["curve", str(path), "-b", "12,40", "--no-plot", "--json", "--learn", learn]
+        args = ["curve", str(path), "--budgets", "12,40", "--no-plot", "--json", "--learn", learn]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         runs[learn] = json.loads(result.output)["runs"]

@@ -53,7 +53,7 @@ def test_solve_json_and_methods(tmp_path: Path) -> None:
             main, ["solve", str(path), "-l", "Square", "-m", method, "--json"]
         )
         assert result.exit_code == 0, result.output
-        record = json.loads(result.output)[0]
+        record = json.loads(result.output)["levels"][0]
         assert record["status"] == "solved"
         assert record["metrics"]["pushes"] >= 3
         assert record["method"] == method
@@ -126,10 +126,10 @@ def test_solve_takes_method_options(tmp_path: Path) -> None:
     args = ["solve", str(path), "-l", "1", "--json", "-m", "sma"]
     result = CliRunner().invoke(main, [*args, "--option", "budget=1"])
     assert result.exit_code == 1  # not solved: a budget of one node holds no push
-    assert "cannot hold a single push" in json.loads(result.stdout)[0]["message"]
-    result = CliRunner().invoke(main, [*args, "-o", "budget=50", "-o", "learn=off"])
+    assert "cannot hold a single push" in json.loads(result.stdout)["levels"][0]["message"]
+    result = CliRunner().invoke(main, [*args, "--option", "budget=50", "--option", "learn=off"])
     assert result.exit_code == 0, result.output
-    assert "within 50 nodes" in json.loads(result.stdout)[0]["message"]
+    assert "within 50 nodes" in json.loads(result.stdout)["levels"][0]["message"]
 
 
 def test_bad_method_options_are_one_line_usage_errors(tmp_path: Path) -> None:
@@ -142,7 +142,8 @@ def test_bad_method_options_are_one_line_usage_errors(tmp_path: Path) -> None:
         ("astar", "corrals=maybe", "is not true or false"),
         ("astar", "corrals", "is not NAME=VALUE"),
     ]:
-        result = CliRunner().invoke(main, ["solve", path, "-l", "1", "-m", method, "-o", option])
+        args = ["solve", path, "-l", "1", "-m", method, "--option", option]
+        result = CliRunner().invoke(main, args)
         assert result.exit_code == 2, (option, result.output)
         assert words in result.output and "Traceback" not in result.output
 
@@ -150,7 +151,7 @@ def test_bad_method_options_are_one_line_usage_errors(tmp_path: Path) -> None:
 def test_bench_passes_options_to_the_workers(tmp_path: Path) -> None:
     path = str(_file(tmp_path))
     args = ["bench", path, "-l", "1-2", "-m", "sma", "-w", "2", "--json"]
-    result = CliRunner().invoke(main, [*args, "-o", "budget=1"])
+    result = CliRunner().invoke(main, [*args, "--option", "budget=1"])
     data = json.loads(result.stdout)
     assert data["options"] == {"budget": 1}
     assert {row["status"] for row in data["levels"]} == {"memory limit"}
@@ -161,10 +162,10 @@ def test_bench_passes_options_to_the_workers(tmp_path: Path) -> None:
 def test_compare_gives_each_method_the_options_it_takes(tmp_path: Path) -> None:
     path = str(_file(tmp_path))
     args = ["compare", path, "-l", "1", "-m", "astar,ida,fess", "--json"]
-    result = CliRunner().invoke(main, [*args, "-o", "bound=nearest", "-o", "key=bound"])
+    result = CliRunner().invoke(main, [*args, "--option", "bound=nearest", "--option", "key=bound"])
     assert result.exit_code == 0, result.output
-    assert all(r["status"] == "solved" for r in json.loads(result.output)["methods"])
+    assert all(r["status"] == "solved" for r in json.loads(result.stdout)["methods"])
     result = CliRunner().invoke(
-        main, ["compare", path, "-l", "1", "-m", "astar", "-o", "key=bound"]
+        main, ["compare", path, "-l", "1", "-m", "astar", "--option", "key=bound"]
     )
     assert result.exit_code == 2 and "no method of astar takes option 'key'" in result.output

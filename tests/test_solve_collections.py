@@ -6,52 +6,37 @@ row (CI samples them with ``SOKOBAN_SAMPLE``).
 
 from __future__ import annotations
 
-import csv
 import os
-from functools import cache
-from pathlib import Path
+from typing import Any
 
 import pytest
+from public import PUBLIC
 
-from sokoban import xsb
-from sokoban.level import Level
 from sokoban.solve import Limits, SearchStats, SolveResult, Status, solve
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
-
-#: Microban levels the fast suite solves (each well under a second).
-FAST = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 17, 21, 25, 30, 34, 40, 47, 60, 72, 88, 101]
+#: Microban levels the fast suite solves (each well under a second), those at hand.
+FAST = PUBLIC.numbers(
+    "microban.xsb",
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 17, 21, 25, 30, 34, 40, 47, 60, 72, 88, 101],
+)
 
 
 def _rows() -> list[dict[str, str]]:
-    path = SHARED / "optimal.csv"
-    if not path.exists():
-        return []
-    with path.open() as handle:
-        return list(csv.DictReader(line for line in handle if not line.startswith("#")))
+    return list(PUBLIC.optima())
 
 
-@cache
-def _collection(name: str) -> list[Level]:
-    return list(xsb.load(SHARED / name))
+def _collection(name: str) -> Any:
+    return PUBLIC.by_index(name)  # [n - 1] is level n of the full collection
 
 
 def _known(name: str, number: int) -> int:
-    for row in _rows():
-        if row["file"] == name and int(row["level"]) == number:
-            return int(row["pushes"])
-    raise LookupError(f"{name} {number} has no row in optimal.csv")
+    return PUBLIC.pushes(name, number)
 
 
 def _sample(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     if os.environ.get("SOKOBAN_SAMPLE") == "small":
         return rows[::25]
     return rows
-
-
-@pytest.fixture(autouse=True)
-def _shared(shared_levels: Path) -> None:
-    """Every test here needs the public collections (skips without them)."""
 
 
 @pytest.mark.parametrize("number", FAST)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sokoban import Level, xsb
+from sokoban import Level
 from sokoban.solve import Limits, Status, solve
 
 # From the generator's report: the optimum (37) is confirmed by plain BFS and the pull search.
@@ -37,9 +37,9 @@ def test_astar_is_optimal_where_the_bound_is_inconsistent() -> None:
     ("name", "number", "pushes"), [("microban.xsb", 96, 37), ("microban2.xsb", 54, 50)]
 )
 def test_known_optima_that_needed_reopening(
-    shared_levels, name: str, number: int, pushes: int
+    public_levels, name: str, number: int, pushes: int
 ) -> None:
-    level = xsb.load(shared_levels / name).find(number)
+    level = public_levels.level(name, number)
     result = solve(level, "astar", Limits(time=60))
     assert result.solution is not None and result.solution.pushes == pushes
     assert level.replay(result.solution).is_solved

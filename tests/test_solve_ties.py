@@ -10,9 +10,9 @@ fewer moves overall than the deeper-first tie-break.
 from __future__ import annotations
 
 import pytest
-from naive_search import fewest_pushes_then_moves
+from naive import fewest_pushes_then_moves
 
-from sokoban import Level, xsb
+from sokoban import Level
 from sokoban.errors import SokobanError
 from sokoban.solve import Limits, Status, solve
 
@@ -39,13 +39,12 @@ def test_hand_made_level_gets_the_fewest_moves() -> None:
     assert _moves_and_pushes(level, "moves") == fewest_pushes_then_moves(level)
 
 
-def test_microban_ties_go_to_fewer_moves(shared_levels) -> None:
-    collection = xsb.load(shared_levels / "microban.xsb")
+def test_microban_ties_go_to_fewer_moves(public_levels) -> None:
     exact = 0
     total = {"moves": 0, "deeper": 0}
-    numbers = [1, 2, 3, 4, 5, 6, 9, 12, 17, 19, 25]
+    numbers = public_levels.numbers("microban.xsb", [1, 2, 3, 4, 5, 6, 9, 12, 17, 19, 25])
     for number in numbers:
-        level = collection.find(str(number))
+        level = public_levels.level("microban.xsb", number)
         reference = fewest_pushes_then_moves(level)
         assert reference is not None
         for ties in total:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from datetime import timedelta
@@ -11,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from public import PublicLevels
 
 from sokoban import BoardTooLargeError, Level, LevelNotFoundError, XsbError, lurd, xsb
 from sokoban.xsb import (
@@ -22,6 +22,7 @@ from sokoban.xsb import (
     is_board_line,
     iter_levels,
     load,
+    loads,
     parse_level,
 )
 
@@ -46,55 +47,64 @@ COUNTS = {
 
 
 @pytest.fixture(scope="module")
-def collections(shared_levels: Path) -> dict[str, Collection]:
-    return {name: load(shared_levels / name) for name in COUNTS}
+def collections(public_levels: PublicLevels) -> dict[str, Collection]:
+    return {name: public_levels.collection(name) for name in COUNTS}
 
 
 @pytest.mark.parametrize("name", COUNTS)
-def test_public_collections_read_completely(collections: dict[str, Collection], name: str) -> None:
+def test_public_collections_read_completely(
+    collections: dict[str, Collection], public_levels: PublicLevels, name: str
+) -> None:
     collection = collections[name]
-    assert len(collection) == COUNTS[name]
+    expected = len(public_levels.numbers(name)) if public_levels.is_sample else COUNTS[name]
+    assert len(collection) == expected
     assert collection.errors == []
     invalid = [i + 1 for i, level in enumerate(collection) if not level.is_valid()]
     assert invalid == []
 
 
-def test_public_titles(collections: dict[str, Collection]) -> None:
+def test_public_titles(collections: dict[str, Collection], public_levels: PublicLevels) -> None:
+    numbers = public_levels.numbers("xsokoban.xsb")
     xsokoban = collections["xsokoban.xsb"]
-    assert [level.title for level in xsokoban] == [f"screen.{n:02d}" for n in range(1, 91)]
+    assert [level.title for level in xsokoban] == [f"screen.{n:02d}" for n in numbers]
     for name in COUNTS:
         if name.startswith("boxoban/"):
-            assert [level.title for level in collections[name]] == [str(n) for n in range(1000)]
+            titles = [level.title for _, level in public_levels.levels(name)]
+            assert titles == [str(n - 1) for n in public_levels.numbers(name)]  # "; 0" first
     for name in ("microban.xsb", "microban2.xsb"):
-        for n, level in enumerate(collections[name], 1):
+        for n, level in public_levels.levels(name):
             # "; 12" gives the title "12"; a level with a quoted name under its number line
             # takes the name as its title (the last text line) and keeps the number as comment.
             if level.title != str(n):
                 assert level.title.startswith("'") and level.comment == str(n), (n, level.title)
+    assert public_levels.level("microban.xsb", 44).title == "'Duh!'"
     microban = collections["microban.xsb"]
-    assert microban[43].title == "'Duh!'"
     assert microban.header.startswith("Microban (155 puzzles, revised April, 2000)\nThis is a")
     assert microban.title == "Microban (155 puzzles, revised April, 2000)"
     assert "; 1" not in microban.header and not microban.header.endswith("\n")
 
 
-def test_public_find(collections: dict[str, Collection]) -> None:
+def test_public_find(collections: dict[str, Collection], public_levels: PublicLevels) -> None:
     microban = collections["microban.xsb"]
+    n = len(microban)
+    duh = public_levels.level("microban.xsb", 44)
     assert microban.find(1) is microban[0]
-    assert microban.find("155") is microban[154]
-    assert microban.find(" 44 ") is microban[43]
-    assert microban.find("'Duh!'") is microban[43]
-    assert microban.find("'duh!'") is microban[43]
-    assert microban.number(microban[99]) == 100
+    assert microban.find(str(n)) is microban[n - 1]
+    assert microban.find(f" {microban.number(duh)} ") is duh
+    assert microban.find("'Duh!'") is duh
+    assert microban.find("'duh!'") is duh
+    assert microban.number(microban[n - 1]) == n
     xsokoban = collections["xsokoban.xsb"]
-    assert xsokoban.find("screen.90") is xsokoban[89]
-    assert xsokoban.find("SCREEN.05") is xsokoban[4]
+    assert xsokoban.find("screen.29") is public_levels.level("xsokoban.xsb", 29)
+    assert xsokoban.find("SCREEN.02") is xsokoban[1]
     boxoban = collections["boxoban/hard_000.txt"]
     assert boxoban.find("0") is boxoban[0]  # no level number 0: the title "0"
     assert boxoban.find(1) is boxoban[0] and boxoban.find("1") is boxoban[0]
-    with pytest.raises(LevelNotFoundError, match=r"no level 156 in this collection of 155 levels"):
-        microban.find(156)
-    with pytest.raises(LevelNotFoundError, match=r"'screen\.91'.* 90 levels"):
+    with pytest.raises(
+        LevelNotFoundError, match=rf"no level {n + 1} in this collection of {n} levels"
+    ):
+        microban.find(n + 1)
+    with pytest.raises(LevelNotFoundError, match=rf"'screen\.91'.* {len(xsokoban)} levels"):
         xsokoban.find("screen.91")
 
 
@@ -111,19 +121,18 @@ def test_public_collections_round_trip(
     assert again.errors == []
 
 
-def test_optimal_solutions_replay(collections: dict[str, Collection], shared_levels: Path) -> None:
+def test_optimal_solutions_replay(public_levels: PublicLevels) -> None:
     rows = 0
-    with open(shared_levels / "optimal.csv", encoding="utf-8") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
-    for row in csv.DictReader(lines):
-        level = collections[row["file"]].find(int(row["level"]))
+    for row in public_levels.optima():
+        level = public_levels.level(row["file"], int(row["level"]))
         result = lurd.verify(level, row["solution"])
         assert result.final.is_solved
         assert result.metrics.pushes == int(row["pushes"]), row["level"]
         assert result.metrics.moves == int(row["moves"]), row["level"]
         assert result.solution.lurd() == row["solution"]
         rows += 1
-    assert rows == 261
+    assert rows == (len(public_levels.optima()) if public_levels.is_sample else 261)
+    assert rows >= 20
 
 
 # --- our own files --------------------------------------------------------------------------
@@ -362,11 +371,26 @@ def test_sources(tmp_path: Path) -> None:
     assert list(iter_levels(str(path))) == expected
     with open(path, encoding="utf-8") as handle:
         assert list(iter_levels(handle)) == expected
-    assert list(iter_levels(path.read_text())) == expected  # text holding newlines
     assert list(iter_levels(path.read_text().splitlines())) == expected
     with open(path, "rb") as binary:
         assert list(iter_levels(binary)) == expected  # type: ignore[arg-type]
-    assert load(path).title == "two"  # no header: the file's name
+    assert load(path).title == load(str(path)).title == "two"  # no header: the file's name
+    assert loads(path.read_text()).levels == expected
+    assert loads(path.read_text()).title == ""  # text has no file name
+
+
+def test_load_takes_a_path_and_loads_takes_text(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A one-line string is a path for load(), never a level; for loads() it is text.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "#@$.#").write_text("; named\n" + PLAIN + "\n", encoding="utf-8")
+    assert [level.title for level in load("#@$.#")] == ["named"]
+    assert [level.xsb() for level in loads("#@$.#")] == ["#@$.#"]
+    with pytest.raises(FileNotFoundError):
+        load("missing.xsb")
+    with pytest.raises(ValueError, match="use loads"):
+        load(PLAIN)
+    with pytest.raises(ValueError, match="use loads"):
+        list(iter_levels(PLAIN))
 
 
 def test_reading_is_lazy() -> None:
@@ -595,7 +619,7 @@ def test_random_rle_decodes_or_raises_xsb_error(text: str) -> None:
 
 def test_numbers_are_file_positions_even_past_a_broken_level() -> None:
     text = "; 1\n#####\n#@$.#\n#####\n\n; 2\n#####\n#@$Z#\n#####\n\n; 3\n#####\n#@$.#\n#####\n"
-    collection = xsb.load(text)
+    collection = xsb.loads(text)
     assert [level.title for level in collection] == ["1", "3"]
     assert collection.find(3).title == "3"
     assert collection.find("3").title == "3"

@@ -9,7 +9,7 @@ layouts of obstacles. Method and proofs: ``docs/single-box.md``.
 Importing this package loads numpy only; numba kernels load on first use.
 """
 
-from sokoban.analysis.layouts import LongestResult, Winner, anneal, layout_room, longest
+from sokoban.analysis.longest_puzzle import LongestResult, Winner, anneal, layout_room, longest
 from sokoban.analysis.single_box import (
     AnalysisError,
     SingleBoxTable,

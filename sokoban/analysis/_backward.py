@@ -15,7 +15,8 @@ on ``b``, or :data:`FAR` when there is none. See ``docs/single-box.md`` for the 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sokoban._jit import njit
 
 #: No walk: the ``dist`` entry of an unreachable cell (int16).
 FAR = 32767
@@ -23,7 +24,7 @@ FAR = 32767
 UNSOLVABLE = 1 << 28
 
 
-@njit(cache=True)
+@njit
 def compact(floor, width, height):
     """Number the floor cells of a ``width`` x ``height`` grid.
 
@@ -57,7 +58,7 @@ def compact(floor, width, height):
     return cells, nbr
 
 
-@njit(cache=True)
+@njit
 def components(nbr):
     """Label the connected parts of the floor: int32 (N,), labels from 0."""
     n = nbr.shape[0]
@@ -83,7 +84,7 @@ def components(nbr):
     return label
 
 
-@njit(cache=True)
+@njit
 def side_distances(nbr, dist, reach, queue):
     """Walking distances from each side of each box cell, the box blocking its cell.
 
@@ -120,7 +121,7 @@ def side_distances(nbr, dist, reach, queue):
             reach[b, k] = row[queue[tail - 1]]
 
 
-@njit(cache=True)
+@njit
 def _push_entry(value, node, bucket_head, entry_next, entry_node, count, nb):
     slot = value % nb
     entry_node[count] = node
@@ -128,7 +129,7 @@ def _push_entry(value, node, bucket_head, entry_next, entry_node, count, nb):
     bucket_head[slot] = count
 
 
-@njit(cache=True)
+@njit
 def moves_to_goal(goal, nbr, dist, value, bucket_head, entry_next, entry_node):
     """Fewest moves from every side state to the box on ``goal`` (Dial's shortest paths).
 
@@ -193,7 +194,7 @@ def moves_to_goal(goal, nbr, dist, value, bucket_head, entry_next, entry_node):
         v += 1
 
 
-@njit(cache=True)
+@njit
 def pushes_to_goal(goal, nbr, dist, value, queue):
     """Fewest pushes from every side state to the box on ``goal`` (breadth-first over pulls,
     sides the player can walk between sharing one value).
@@ -230,7 +231,7 @@ def pushes_to_goal(goal, nbr, dist, value, queue):
                 tail += 1
 
 
-@njit(cache=True)
+@njit
 def placement_values(goal, nbr, dist, moves, pushes, label, out_moves, out_pushes):
     """Moves and pushes of every placement with the box off ``goal``.
 
@@ -260,7 +261,7 @@ def placement_values(goal, nbr, dist, moves, pushes, label, out_moves, out_pushe
             out_pushes[b, p] = best_p if best_p < UNSOLVABLE else -1
 
 
-@njit(cache=True)
+@njit
 def layout_best(nbr, dist, reach, moves, pushes, bucket_head, entry_next, entry_node, queue, best):
     """The longest single-box puzzle of one room, in moves and in pushes.
 

@@ -10,6 +10,7 @@ import click
 
 from sokoban.cli import main
 from sokoban.cli.common import (
+    POSITIVE,
     Selection,
     check_output,
     echo_json,
@@ -17,15 +18,18 @@ from sokoban.cli.common import (
     json_option,
     level_option,
     load_collection,
+    scheduler_option,
     select_one,
+    time_limit_option,
+    workers_option,
     write_atomically,
 )
 from sokoban.errors import SokobanError
 
 #: Rooms with more floor cells than this show a progress bar.
 PROGRESS_FLOOR = 120
-#: Runs over this many combinations save a checkpoint unless told otherwise.
-CHECKPOINT_COMBINATIONS = 100_000
+#: The checkpoint's file name when ``--checkpoint`` is given without one.
+CHECKPOINT_NAME = "sokoban-longest-{room}-k{k}.json"
 
 _ROOM = re.compile(r"\s*(\d+)\s*[xX]\s*(\d+)\s*")
 
@@ -159,7 +163,14 @@ def _winner_record(result: Any, metric: str, winner: Any) -> dict[str, Any]:
 
 @main.command("longest")
 @click.option("--room", "room", required=True, help="Interior size WIDTHxHEIGHT, e.g. 8x8.")
-@click.option("--obstacles", "-k", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--obstacles",
+    "-k",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Obstacle cells (K) placed in the room, every way up to symmetry.",
+)
 @click.option(
     "--search",
     type=click.Choice(["exhaustive", "anneal"]),
@@ -167,22 +178,27 @@ def _winner_record(result: Any, metric: str, winner: Any) -> dict[str, Any]:
     show_default=True,
     help="Every layout up to symmetry (a proof), or simulated annealing (a lower bound).",
 )
-@click.option("--workers", "-w", type=click.IntRange(min=0), help="Local processes [all cores].")
-@click.option("--scheduler", help="A Dask scheduler address (tcp://host:port) to run on.")
+@workers_option()
+@scheduler_option
 @click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Checkpoint file to resume from and save to "
-    f"[.sokoban-longest-WxH-kK.json for runs over {CHECKPOINT_COMBINATIONS:,} combinations].",
+    is_flag=False,
+    flag_value=Path(CHECKPOINT_NAME),
+    default=None,
+    metavar="[FILE]",
+    help="Save the work done to FILE as it goes, and resume from it when run again; "
+    f"'--checkpoint' alone uses {CHECKPOINT_NAME.format(room='WxH', k='K')} in the current "
+    "folder.",
 )
-@click.option("--no-checkpoint", is_flag=True, help="Save no checkpoint.")
+@click.option("--no-checkpoint", is_flag=True, hidden=True)  # the default now; for old scripts
+@time_limit_option("Seconds each chain of --search anneal runs.", default=30.0, minimum=POSITIVE)
 @click.option(
     "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=30.0,
-    show_default=True,
-    help="Time budget of --search anneal, in seconds.",
+    "old_time",
+    type=POSITIVE,
+    default=None,
+    hidden=True,  # the old spelling of --time-limit
 )
 @click.option(
     "--metric",
@@ -208,7 +224,8 @@ def longest_command(
     scheduler: str | None,
     checkpoint: Path | None,
     no_checkpoint: bool,
-    seconds: float,
+    time_limit: float,
+    old_time: float | None,
     metric: str,
     seed: int,
     show: int,
@@ -218,12 +235,12 @@ def longest_command(
 
     Each layout is counted once up to the room's symmetries; layouts split into parts are
     allowed. Prints the layouts with the most moves and the most pushes with optimal
-    solutions. Exhaustive runs save a checkpoint and resume from it.
+    solutions. With --checkpoint, an exhaustive run saves its work as it goes and resumes.
     """
-    import math
 
-    from sokoban.analysis import layouts as search_module
+    from sokoban.analysis import longest_puzzle as search_module
 
+    seconds = old_time if old_time is not None else time_limit
     width, height = _parse_room(room)
     if not (1 <= width <= search_module.MAX_SIDE and 1 <= height <= search_module.MAX_SIDE):
         raise click.BadParameter(
@@ -250,9 +267,8 @@ def longest_command(
         metrics = [metric]
     else:
         path = checkpoint
-        if path is None and not no_checkpoint:
-            if math.comb(width * height, obstacles) > CHECKPOINT_COMBINATIONS:
-                path = Path(f".sokoban-longest-{width}x{height}-k{obstacles}.json")
+        if path is not None and str(path) == CHECKPOINT_NAME:
+            path = Path(CHECKPOINT_NAME.format(room=f"{width}x{height}", k=obstacles))
         if no_checkpoint:
             path = None
         if path is not None:

@@ -44,6 +44,7 @@ from sokoban.level import Level
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from sokoban.xsb import Collection
 
@@ -86,6 +87,27 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
+#: The widest a table grows in a pipe or a file, where no window sets a width.
+MAX_TABLE_WIDTH = 1000
+
+
+def print_table(out: Console, table: Table) -> None:
+    """Print a rich table whole. On a terminal it fits the window, as rich does; in a pipe,
+    a file or a CI log there is no window, and rich's default of 80 columns would cut every
+    cell of a wide table to a few characters, so the table takes the width its data need.
+    """
+    if out.is_terminal:
+        out.print(table)
+        return
+    options = out.options.update_width(MAX_TABLE_WIDTH)
+    saved = out.width
+    out.width = max(1, out.measure(table, options=options).maximum)
+    try:
+        out.print(table)
+    finally:
+        out.width = saved
+
+
 def json_option(function: F) -> F:
     """The ``--json`` flag: the command passes ``as_json`` and prints with :func:`echo_json`."""
     return click.option(
@@ -96,6 +118,39 @@ def json_option(function: F) -> F:
 def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def workers_option(
+    help: str = "Local worker processes [all cores]; 0 works in this process.",
+) -> Callable[[F], F]:
+    """The ``--workers/-w`` option of the batch commands (see :mod:`sokoban.batch`)."""
+    return click.option("--workers", "-w", type=click.IntRange(min=0), default=None, help=help)
+
+
+def scheduler_option(function: F) -> F:
+    """The ``--scheduler`` option of the batch commands: a Dask scheduler to run on."""
+    return click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="Run on this Dask scheduler (tcp://host:port) instead of local processes.",
+    )(function)
+
+
+def time_limit_option(
+    help: str, default: float | None = None, minimum: FiniteFloatRange | None = None
+) -> Callable[[F], F]:
+    """The ``--time-limit/-t`` option: every command spells seconds this one way."""
+    return click.option(
+        "--time-limit",
+        "-t",
+        "time_limit",
+        type=minimum if minimum is not None else NON_NEGATIVE,
+        default=default,
+        show_default=default is not None,
+        metavar="SECONDS",
+        help=help,
+    )
 
 
 def file_argument(function: F) -> F:

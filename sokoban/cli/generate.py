@@ -22,8 +22,13 @@ from sokoban.cli.common import (
     POSITIVE,
     check_output,
     console,
+    echo_json,
+    json_option,
     load_collection,
     same_file,
+    scheduler_option,
+    time_limit_option,
+    workers_option,
     write_atomically,
 )
 from sokoban.errors import SokobanError
@@ -78,8 +83,17 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
 
 @main.command()
 @click.option("--size", "-s", default="10x10", show_default=True, help="Board WIDTHxHEIGHT.")
-@click.option("--boxes", "-b", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--count", "-n", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--boxes", "-b", type=click.IntRange(min=1), default=4, show_default=True, help="Boxes a level."
+)
+@click.option(
+    "--count",
+    "-n",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Levels to make.",
+)
 @click.option(
     "--difficulty",
     "-d",
@@ -90,7 +104,6 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Reproduce a run.")
 @click.option(
     "--layout",
-    "-l",
     default="walk",
     show_default=True,
     help=f"{', '.join(_LAYOUT_NAMES)}, or an XSB file whose walls are the room.",
@@ -109,15 +122,22 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
     show_default=True,
     help="What the pull search maximises.",
 )
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(min=0),
-    help="Local processes [all cores; this process below 20 levels].",
+@workers_option(
+    f"Local worker processes [all cores; this process below {SMALL_RUN} levels]; "
+    "0 works in this process."
 )
-@click.option("--scheduler", help="A Dask scheduler address (tcp://host:port) to run on.")
-@click.option("--max-attempts", type=click.IntRange(min=1), help="Give up after this many.")
-@click.option("--budget", type=POSITIVE, default=None, help="Give up after this many seconds.")
+@scheduler_option
+@click.option(
+    "--max-attempts", type=click.IntRange(min=1), help="Give up after this many attempts."
+)
+@click.option(
+    "--total-time-limit",
+    type=POSITIVE,
+    default=None,
+    metavar="SECONDS",
+    help="Give up after this many seconds in all [no limit].",
+)
+@click.option("--budget", type=POSITIVE, default=None, hidden=True)  # old --total-time-limit
 @click.option(
     "--node-limit",
     type=click.IntRange(min=1),
@@ -125,19 +145,12 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
     show_default=True,
     help="Verifying solver: nodes per level.",
 )
-@click.option(
-    "--time-limit",
-    "-t",
-    type=POSITIVE,
-    default=60.0,
-    show_default=True,
-    help="Verifying solver: seconds per level.",
-)
+@time_limit_option("Verifying solver: seconds per level.", default=60.0, minimum=POSITIVE)
 @click.option(
     "--output",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="XSB file to write ['-', stdout].",
+    help="XSB file to write [stdout].",
 )
 @click.option(
     "--metrics",
@@ -145,6 +158,7 @@ def _metrics_text(path: Path, records: list[dict[str, Any]]) -> str:
     help="Measures per level, .json or .csv [OUTPUT with .json].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+@json_option
 def generate(
     size: str,
     boxes: int,
@@ -157,18 +171,27 @@ def generate(
     workers: int | None,
     scheduler: str | None,
     max_attempts: int | None,
+    total_time_limit: float | None,
     budget: float | None,
     node_limit: int,
     time_limit: float,
     output: Path | None,
     metrics: Path | None,
     quiet: bool,
+    as_json: bool,
 ) -> None:
-    """Generate levels, each solved optimally and rated, as an XSB collection."""
+    """Generate levels, each solved optimally and rated, as an XSB collection.
+
+    Writes the levels to OUTPUT (stdout without it) and their measures to --metrics (by
+    default OUTPUT with .json, beside it). With --json, stdout has one JSON object: the
+    run's figures and each level's measures, with its XSB when there is no OUTPUT.
+    """
     from sokoban import xsb
     from sokoban.generate import check_request
     from sokoban.generate import generate as run_generator
 
+    if budget is not None and total_time_limit is None:
+        total_time_limit = budget
     width, height = _parse_size(size)
     # Everything refused before the work starts: the outputs (never an input, nor each
     # other), then the request, then the layout file.
@@ -180,8 +203,9 @@ def generate(
         check_output(output, "'--output'", inputs=inputs)
     if metrics is None and output is not None:
         metrics = output.with_suffix(".json")
-    if metrics is not None and str(metrics) == "-" and output is None:
-        raise click.UsageError("--metrics - and the levels would both go to stdout: add --output")
+    if metrics is not None and str(metrics) == "-" and (output is None or as_json):
+        what = "the JSON" if as_json else "the levels"
+        raise click.UsageError(f"--metrics - and {what} would both go to stdout: name a file")
     if metrics is not None:
         check_output(metrics, "'--metrics'", inputs=inputs)
         if output is not None and same_file(output, metrics):
@@ -244,7 +268,7 @@ def generate(
             workers=workers,
             scheduler=scheduler,
             max_attempts=max_attempts,
-            budget=budget,
+            budget=total_time_limit,
             nodes=node_limit,
             seconds=time_limit,
             on_level=on_level,
@@ -257,15 +281,33 @@ def generate(
     )
     levels = [g.level for g in report.levels]
     # A run that kept nothing writes nothing: files from an earlier run stay as they were.
+    records = [g.as_dict() for g in report.levels]
     if levels:
         text = xsb.format_collection(levels, header=header)
-        if output is None:
-            click.echo(text, nl=False)
-        else:
+        if output is not None:
             write_atomically(output, text)
+        elif not as_json:
+            click.echo(text, nl=False)
         if metrics is not None:
-            records = [g.as_dict() for g in report.levels]
             write_atomically(metrics, _metrics_text(metrics, records))
+    if as_json:
+        if output is None:
+            texts = [xsb.format_level(g.level) for g in report.levels]
+            records = [r | {"xsb": t} for r, t in zip(records, texts, strict=True)]
+        echo_json(
+            {
+                "requested": count,
+                "generated": len(report.levels),
+                "attempts": report.attempts,
+                "rejected": report.rejected,
+                "seed": report.seed,
+                "seconds": round(report.seconds, 3),
+                "out_of_time": report.out_of_time,
+                "output": None if output is None or not levels else str(output),
+                "metrics": None if metrics is None or not levels else str(metrics),
+                "levels": records,
+            }
+        )
     if not quiet:
         click.echo(report.summary(), err=True)
     if not report.complete:

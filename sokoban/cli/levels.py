@@ -20,6 +20,7 @@ from sokoban.cli.common import (
     level_option,
     level_record,
     load_collection,
+    print_table,
     printable,
     read_text_argument,
     same_file,
@@ -92,7 +93,7 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
             Text(problems, style="red") if problems else Text("none", style="green"),
         )
     out = console()
-    out.print(table)
+    print_table(out, table)
     summary = f"{len(records)} of {len(collection)} levels"
     if skipped := len(collection.errors):
         summary += f", {skipped} broken level{'s' if skipped > 1 else ''} skipped"
@@ -241,7 +242,7 @@ def verify(file: Path, level: Selection | None, solution: str | None, as_json: b
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     number = collection.number(lv)
-    record = {"level": number, "title": lv.title} | _check(lv, steps)
+    record: dict[str, Any] = {"level": number, "title": lv.title} | _check(lv, steps)
     if as_json:
         echo_json(record)
     elif "metrics" in record:
@@ -256,7 +257,7 @@ def verify(file: Path, level: Selection | None, solution: str | None, as_json: b
         out = console()
         verb = "solves" if record["solved"] else "does not solve"
         out.print(Text(f"{verb} {_name(number, lv)}"))
-        out.print(table)
+        print_table(out, table)
     if not record["solved"]:
         if "metrics" not in record and "index" not in record:
             # The level itself is at fault, not the solution.
@@ -269,11 +270,11 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
     """``verify FILE`` without SOLUTION: every stored solution of the selected levels."""
     collection = load_collection(file)
     levels = select_levels(collection, selection)
-    records = []
+    records: list[dict[str, Any]] = []
     for lv in levels:
         number = collection.number(lv)
         for k, text in enumerate(lv.solutions, 1):
-            head = {"level": number, "title": lv.title, "solution": k}
+            head: dict[str, Any] = {"level": number, "title": lv.title, "solution": k}
             try:
                 records.append(head | _check(lv, Solution.from_lurd(text)))
             except LurdError as error:
@@ -311,7 +312,7 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
                 else Text(record["reason"], style="red"),
             )
         out = console()
-        out.print(table)
+        print_table(out, table)
         unsolved = sum(1 for lv in levels if not lv.solutions)
         summary = f"{len(records) - failed} of {len(records)} stored solutions solve their levels"
         if unsolved:

@@ -22,7 +22,9 @@ from sokoban.cli.common import (
     json_option,
     level_option,
     load_collection,
+    print_table,
     select_one,
+    time_limit_option,
     write_atomically,
 )
 from sokoban.cli.solve import method_options, parse_method_options
@@ -99,6 +101,19 @@ def _limits(time_limit: float | None, memory_limit: float | None) -> Any:
     return Limits(time=time_limit, memory=memory)
 
 
+def _load_kernels(methods: list[str]) -> None:
+    """Load (on a cold cache, compile) the methods' kernels before any run is timed, so that
+    the first run's seconds are its search alone; says how long it took on stderr."""
+    from sokoban.cli.solve import KERNEL_LOAD_SHOWN
+    from sokoban.solve import bench
+
+    err = console(stderr=True)
+    with err.status("loading the kernels"):
+        seconds = sum(bench.warm_up(method) for method in methods)
+    if seconds >= KERNEL_LOAD_SHOWN:
+        err.print(f"kernels loaded in {seconds:.1f} s")
+
+
 def _record(method: str, result: Any) -> dict[str, Any]:
     stats = result.stats
     solution = result.solution
@@ -129,14 +144,7 @@ def _record(method: str, result: Any) -> dict[str, Any]:
     return record
 
 
-_time_option = click.option(
-    "--time-limit",
-    "-t",
-    type=POSITIVE,
-    default=10.0,
-    show_default=True,
-    help="Seconds per run.",
-)
+_time_option = time_limit_option("Seconds per run.", default=10.0, minimum=POSITIVE)
 _memory_option = click.option(
     "--memory-limit",
     type=POSITIVE,
@@ -191,6 +199,7 @@ def compare(
             f"level {collection.number(lv)} cannot be solved: {'; '.join(lv.problems())}"
         )
     limits = _limits(time_limit, memory_limit)
+    _load_kernels(names)
     records = []
     err = console(stderr=True)
     for name in names:
@@ -231,10 +240,7 @@ def _print_comparison(
             f"{r['expanded']:,}",
             format_bytes(r["peak_bytes"]),
         )
-    out = console()
-    if not out.is_terminal:
-        out.width = 120  # every column whole in files and pipes
-    out.print(table)
+    print_table(console(), table)
 
 
 def _plot(rows: list[dict[str, Any]], title: str, optimum: int | None) -> bytes:
@@ -288,26 +294,34 @@ def _plot(rows: list[dict[str, Any]], title: str, optimum: int | None) -> bytes:
     return out.getvalue()
 
 
+#: The plot's file name when ``--plot`` is given without one; ``{level}`` is its number.
+PLOT_NAME = "curve-{level}.png"
+
+
 @main.command("curve")
 @file_argument
 @level_option(help="The level: a number or title (optional when FILE holds one).")
 @click.option(
     "--budgets",
-    "-b",
     default="500,1000,2000,5000,10000,20000,50000",
     show_default=True,
     help="Comma-separated SMA* budgets in nodes.",
 )
 @_time_option
 @click.option(
+    "--output",
     "--plot",
     "-o",
     "plot",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    is_flag=False,
+    flag_value=Path(PLOT_NAME),
     default=None,
-    help="Write the PNG plot here [curve-LEVEL.png]; '-' writes it to stdout.",
+    metavar="[PNG]",
+    help=f"Also draw the curve as a PNG file; '--plot' alone writes {PLOT_NAME} in the "
+    "current folder, '-' writes it to stdout.",
 )
-@click.option("--no-plot", is_flag=True, help="Only the table.")
+@click.option("--no-plot", is_flag=True, hidden=True)  # the default now; kept for old scripts
 @click.option(
     "--learn",
     type=click.Choice(["at-least", "deeper", "off"]),
@@ -328,7 +342,7 @@ def curve(
 ) -> None:
     """Run SMA* on one level of FILE over memory budgets (in nodes) and show what memory
     buys: expansions, forgotten and regenerated nodes and time against the budget, as a
-    table and a PNG plot. Each node of a budget comes with 32 learned bounds (16 bytes
+    table (and with --plot a PNG). Each node of a budget comes with 32 learned bounds (16 bytes
     each) unless --learn off; the bytes column counts both. A* gives the optimum to check
     each solution against."""
     from rich.table import Table
@@ -359,9 +373,11 @@ def curve(
                 f"more than the {format_bytes(DEFAULT_MEMORY)} SMA* may take",
                 param_hint="'--budgets'",
             )
-    target = None if no_plot else (plot if plot is not None else Path(f"curve-{number}.png"))
-    if target is not None and plot is None:
+    target = plot
+    if target is not None and str(target) == PLOT_NAME:
+        target = Path(PLOT_NAME.format(level=number))
         check_output(target, "'--plot'", inputs=(file,))
+    _load_kernels(["astar", "sma"])
     err = console(stderr=True)
     with err.status(f"astar: the optimum (up to {time_limit:g} s)"):
         reference = solve(lv, "astar", Limits(time=time_limit))
@@ -437,6 +453,6 @@ def curve(
             f"{r['seconds']:.2f}",
         )
     out = console()
-    out.print(table)
+    print_table(out, table)
     if target is not None:
         out.print(f"plot: {target}")

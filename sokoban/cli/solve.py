@@ -22,16 +22,14 @@ from sokoban.cli.common import (
     json_option,
     level_option,
     load_collection,
+    print_table,
+    scheduler_option,
     select_levels,
+    time_limit_option,
+    workers_option,
     write_atomically,
 )
 from sokoban.errors import SokobanError
-
-
-def _method_choice() -> click.Choice:
-    from sokoban.solve import METHODS
-
-    return click.Choice(sorted(METHODS))
 
 
 def _limits(time_limit: float | None, node_limit: int | None, memory_limit: float | None) -> Any:
@@ -44,7 +42,6 @@ def _limits(time_limit: float | None, node_limit: int | None, memory_limit: floa
 #: ``--option NAME=VALUE``, repeatable: a method option (see ``sokoban methods``).
 method_options = click.option(
     "--option",
-    "-o",
     "assignments",
     multiple=True,
     metavar="NAME=VALUE",
@@ -80,9 +77,7 @@ def _options(
     return options
 
 
-_time_option = click.option(
-    "--time-limit", "-t", type=NON_NEGATIVE, default=None, help="Seconds per level."
-)
+_time_option = time_limit_option("Seconds per level [no limit].")
 _memory_option = click.option(
     "--memory-limit",
     type=NON_NEGATIVE,
@@ -90,7 +85,11 @@ _memory_option = click.option(
     help="MiB of search memory per level (default 2048).",
 )
 _method_option = click.option(
-    "--method", "-m", default="astar", show_default=True, help="Search method (see 'methods')."
+    "--method",
+    "-m",
+    default="astar",
+    show_default=True,
+    help="Search method (see 'sokoban methods').",
 )
 
 
@@ -112,7 +111,7 @@ def methods_command(as_json: bool) -> None:
 
     from sokoban.solve import METHODS
 
-    records = [
+    records: list[dict[str, Any]] = [
         {
             "name": spec.name,
             "optimises": spec.optimises,
@@ -140,10 +139,34 @@ def methods_command(as_json: bool) -> None:
     for spec in sorted(METHODS.values(), key=lambda spec: spec.name):
         text = "\n".join([spec.description, *(f"  {o.describe()}" for o in spec.options)])
         table.add_row(spec.name, spec.optimises or "-", "yes" if spec.optimal else "no", text)
-    out = console()
-    if not out.is_terminal:
-        out.width = 120
-    out.print(table)
+    print_table(console(), table)
+
+
+def _solve_task(item: tuple[int, str, str, Any, tuple[tuple[str, Any], ...]]) -> Any:
+    """Solve one level in a worker: ``(index, xsb, method, limits, options)`` -> its result."""
+    from sokoban.level import Level
+    from sokoban.solve import solve
+
+    _, text, method, limits, options = item
+    return solve(Level.from_xsb(text), method, limits, **dict(options))
+
+
+def _solve_many(
+    levels: list[Any],
+    method: str,
+    limits: Any,
+    options: dict[str, Any],
+    workers: int | None,
+    scheduler: str | None,
+) -> list[Any]:
+    """The results of many levels, solved on worker processes or a Dask cluster, in order."""
+    from sokoban import batch
+
+    settings = tuple(options.items())
+    items = [(i, lv.xsb(), method, limits, settings) for i, lv in enumerate(levels)]
+    done = batch.run(_solve_task, items, workers=workers, scheduler=scheduler, description=method)
+    results = {item[0]: result for item, result in done}
+    return [results[i] for i in range(len(levels))]
 
 
 @main.command("solve")
@@ -151,11 +174,19 @@ def methods_command(as_json: bool) -> None:
 @level_option()
 @_method_option
 @_time_option
-@click.option("--node-limit", type=click.IntRange(min=0), default=None, help="Expansions.")
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Node expansions per level [no limit].",
+)
 @_memory_option
 @click.option("--weight", type=float, default=None, help="The weight of 'wastar' (default 3).")
 @click.option(
-    "--bound", type=click.Choice(["matching", "nearest"]), default=None, help="Lower bound."
+    "--bound",
+    type=click.Choice(["matching", "nearest"]),
+    default=None,
+    help="Lower bound: min-cost matching of boxes to goals, or each box's nearest goal.",
 )
 @click.option(
     "--threads",
@@ -164,6 +195,11 @@ def methods_command(as_json: bool) -> None:
     help="Run the portfolio's searches side by side in this many threads (method fast).",
 )
 @method_options
+@workers_option(
+    "Solve several levels on this many local processes (0: in this process, one at a time, "
+    "the default)."
+)
+@scheduler_option
 @json_option
 def solve_command(
     file: Path,
@@ -176,17 +212,20 @@ def solve_command(
     bound: str | None,
     threads: int | None,
     assignments: tuple[str, ...],
+    workers: int | None,
+    scheduler: str | None,
     as_json: bool,
 ) -> None:
     """Solve levels of FILE.
 
     Prints each solution in LURD with its metrics and the search statistics. A file with
-    several levels needs --level (a number, title, range, list or 'all').
+    several levels needs --level (a number, title, range, list or 'all'). With --workers
+    or --scheduler, the levels are solved in parallel and printed when all are done.
     """
     from rich.text import Text
 
     from sokoban.lurd import replay
-    from sokoban.solve import Status, bench, solve
+    from sokoban.solve import Status, bench
 
     _check_method(method)
     limits = _limits(time_limit, node_limit, memory_limit)
@@ -205,24 +244,21 @@ def solve_command(
     # and time limit cover its search only.
     with err.status(f"loading the {method} kernels"):
         load_seconds = bench.warm_up(method, **options)
-    if load_seconds >= 1.0:
-        err.print(f"kernel load (compile on a cold cache): {load_seconds:.1f} s")
+    if load_seconds >= KERNEL_LOAD_SHOWN:  # not when this process had them already
+        err.print(f"kernels loaded in {load_seconds:.1f} s")
+    parallel = None
+    if (workers or scheduler is not None) and len(levels) > 1:
+        parallel = _solve_many(levels, method, limits, options, workers, scheduler)
     records = []
-    for lv in levels:
+    for index, lv in enumerate(levels):
         number = collection.number(lv)
         name = f"level {number}" + (f" ({lv.title})" if lv.title else "")
         if len(levels) == 1 and lv.problems():
             raise SokobanError(f"{name} cannot be solved: {'; '.join(lv.problems())}")
-        with err.status(f"{name}: {method} searching") as status:
-
-            def progress(now: Any, status: Any = status, name: str = name) -> None:
-                rate = now.expanded / now.seconds if now.seconds else 0
-                status.update(
-                    f"{name}: {method} {now.seconds:.1f} s, {now.expanded:,} expanded, "
-                    f"{rate:,.0f}/s, {format_bytes(now.nbytes)}"
-                )
-
-            result = solve(lv, method, limits, progress=progress, **options)
+        if parallel is not None:
+            result = parallel[index]
+        else:
+            result = _solve_here(lv, name, method, limits, options, err)
         stats = result.stats
         record: dict[str, Any] = {
             "number": number,
@@ -275,7 +311,11 @@ def solve_command(
             )
         )
     if as_json:
-        echo_json(records[0] if len(records) == 1 and level is None else records)
+        kernels = round(load_seconds, 3)
+        if len(records) == 1 and level is None:
+            echo_json(records[0] | {"kernel_load_seconds": kernels})
+        else:
+            echo_json({"method": method, "kernel_load_seconds": kernels, "levels": records})
     unsolved = [r for r in records if r["status"] != Status.SOLVED.value]
     if unsolved:
         # The results are printed; the exit status and one line say that not all were solved.
@@ -284,6 +324,28 @@ def solve_command(
             f"{len(unsolved)} of {len(records)} level{'s' if len(records) != 1 else ''} "
             f"not solved (level {first['number']}: {first['status']})"
         )
+
+
+#: Kernel loading shorter than this is not reported: the process had them already.
+KERNEL_LOAD_SHOWN = 0.05
+
+
+def _solve_here(
+    lv: Any, name: str, method: str, limits: Any, options: dict[str, Any], err: Any
+) -> Any:
+    """Solve one level in this process, with a live status line on stderr."""
+    from sokoban.solve import solve
+
+    with err.status(f"{name}: {method} searching") as status:
+
+        def progress(now: Any) -> None:
+            rate = now.expanded / now.seconds if now.seconds else 0
+            status.update(
+                f"{name}: {method} {now.seconds:.1f} s, {now.expanded:,} expanded, "
+                f"{rate:,.0f}/s, {format_bytes(now.nbytes)}"
+            )
+
+        return solve(lv, method, limits, progress=progress, **options)
 
 
 @main.command("bench")
@@ -295,22 +357,10 @@ def solve_command(
 )
 @level_option(help="Levels of every file to run (number, range, list or 'all'); default all.")
 @_method_option
-@click.option(
-    "--time-limit",
-    "-t",
-    type=NON_NEGATIVE,
-    default=10.0,
-    show_default=True,
-    help="Seconds per level.",
-)
+@time_limit_option("Seconds per level.", default=10.0)
 @_memory_option
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Local processes (default: all cores; 0 runs in this process).",
-)
+@workers_option()
+@scheduler_option
 @click.option(
     "--csv",
     "csv_path",
@@ -334,6 +384,7 @@ def bench_command(
     time_limit: float,
     memory_limit: float | None,
     workers: int | None,
+    scheduler: str | None,
     csv_path: Path | None,
     optimal_path: Path | None,
     assignments: tuple[str, ...],
@@ -378,9 +429,7 @@ def bench_command(
         name = os.fspath(optimal_path or "")
         raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
     load_seconds = bench.warm_up(method, **options)
-    rows, interrupted = bench.run_until_interrupted(
-        tasks, workers=workers, description=f"bench {method}"
-    )
+    rows, interrupted = _bench_until_interrupted(tasks, workers, scheduler, f"bench {method}")
     rows = [bench.check_known(row, optima) for row in rows]
     summaries = bench.summarise(rows)
     if csv_path is not None:
@@ -410,6 +459,25 @@ def bench_command(
         raise SokobanError(f"{wrong} solutions claimed optimal differ from known optima")
 
 
+def _bench_until_interrupted(
+    tasks: list[Any], workers: int | None, scheduler: str | None, description: str
+) -> tuple[list[Any], bool]:
+    """The rows of the tasks in task order, on local processes or a Dask cluster; Ctrl-C
+    stops the run and keeps the rows finished: returns them and whether it was stopped."""
+    from sokoban import batch
+    from sokoban.solve import bench
+
+    rows: dict[Any, Any] = {}
+    try:
+        for task, row in batch.run(
+            bench.run_task, tasks, workers=workers, scheduler=scheduler, description=description
+        ):
+            rows[task] = row
+    except KeyboardInterrupt:
+        return [rows[task] for task in tasks if task in rows], True
+    return [rows[task] for task in tasks], False
+
+
 def _print_bench(
     method: str, time_limit: float, summaries: list[Any], rows: list[Any], load_seconds: float
 ) -> None:
@@ -433,10 +501,8 @@ def _print_bench(
             f"{s.nodes_per_second:,.0f}",
             format_bytes(s.peak_bytes),
         )
-    if not out.is_terminal:
-        out.width = 120  # every column whole in files and pipes
-    out.print(table)
-    out.print(f"kernel load (compile on a cold cache): {load_seconds:.2f} s")
+    print_table(out, table)
+    out.print(f"kernels loaded in {load_seconds:.2f} s")
     wrong = [r for r in rows if r.mismatch]
     for r in wrong:
         out.print(

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve import _table
-from sokoban.solve._jit import njit
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import pulls, state_key
 
@@ -64,7 +64,7 @@ def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-u
     pushes that solve the state, ``changes`` the most box changes of a shortest pull path
     found, ``last`` the cell where the last pulled box stands (``-1`` for start states).
     """
-    zbox, zplayer = board[4], board[5]
+    zbox, zplayer = board.zbox, board.zplayer
     k = starts.shape[1] - 1
     capacity = 1024
     while capacity < starts.shape[0]:
@@ -92,7 +92,7 @@ def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-u
         table[-slot - 1] = count
         count += 1
 
-    c_boxes, c_player, c_key = children[0], children[1], children[2]
+    c_boxes, c_player, c_key = children.boxes, children.player, children.key
     head = 0
     complete = True
     while head < count:

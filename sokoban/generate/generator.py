@@ -27,7 +27,7 @@ from sokoban.errors import SokobanError
 from sokoban.generate import difficulty as _difficulty
 from sokoban.generate.dedup import Deduplicator
 from sokoban.generate.layouts import LAYOUTS, LayoutError
-from sokoban.generate.reverse import MAX_STATES, Board, pull_search, reverse_walk
+from sokoban.generate.reverse import MAX_STATES, CompactFloor, pull_search, reverse_walk
 from sokoban.level import MAX_FLOOR, MAX_SIDE, Level
 from sokoban.lurd import Solution, verify
 
@@ -129,7 +129,7 @@ class Attempt:
     reason: str = ""
 
 
-def _goal_cells(board: Board) -> np.ndarray:
+def _goal_cells(board: CompactFloor) -> np.ndarray:
     """Compact cells a box on a goal could be pulled from: two floor cells in a line."""
     nbr = board.nbr
     ok = np.zeros(board.size, dtype=bool)
@@ -182,7 +182,7 @@ def _attempt(spec: Spec, sequence: np.random.SeedSequence, index: int) -> Attemp
             floor = LAYOUTS[spec.layout](spec.width, spec.height, rng)
     except LayoutError:
         return Attempt(index, None, "layout rejected")
-    board = Board.from_floor(floor)
+    board = CompactFloor.from_floor(floor)
     cells = _goal_cells(board)
     if len(cells) < spec.boxes or board.size < spec.boxes + 2:
         return Attempt(index, None, "room too small")

@@ -27,6 +27,7 @@ from sokoban.generate import _pull
 from sokoban.generate.layouts import LayoutError, to_level
 from sokoban.level import Level
 from sokoban.solve import _successors
+from sokoban.solve._board import KernelBoard
 from sokoban.solve._table import zobrist
 
 #: States the exhaustive search stores before it stops expanding (about 50 bytes each with
@@ -35,7 +36,7 @@ MAX_STATES = 2_000_000
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Board:
+class CompactFloor:
     """A layout in compact form: floor cells numbered ``0..n-1`` in reading order.
 
     ``cells`` (``int32[n]``) maps a compact index to the grid cell ``y * width + x``,
@@ -51,7 +52,7 @@ class Board:
     xy: np.ndarray
 
     @classmethod
-    def from_floor(cls, floor: np.ndarray) -> Board:
+    def from_floor(cls, floor: np.ndarray) -> CompactFloor:
         floor = np.asarray(floor, dtype=bool)
         height, width = floor.shape
         cells = np.flatnonzero(floor.ravel()).astype(np.int32)
@@ -102,7 +103,7 @@ class Board:
         )
 
 
-def solved_starts(board: Board, goals: np.ndarray) -> np.ndarray:
+def solved_starts(board: CompactFloor, goals: np.ndarray) -> np.ndarray:
     """The solved position once per region of free floor: ``int32[s, k + 1]`` rows of the
     boxes on the goals and the region's smallest cell."""
     free = np.ones(board.size, dtype=bool)
@@ -125,7 +126,7 @@ class PullSearch:
     along a shortest pull path; ``complete``: every reachable state was stored.
     """
 
-    board: Board
+    board: CompactFloor
     goals: np.ndarray
     states: np.ndarray
     depth: np.ndarray
@@ -182,16 +183,16 @@ class PullSearch:
         return self.board.level(self.goals, boxes, player)
 
 
-def _kernel_board(board: Board) -> tuple[np.ndarray, ...]:
-    """The engine's kernel tuple for the pull search: the neighbours and Zobrist keys (the
+def _kernel_board(board: CompactFloor) -> KernelBoard:
+    """The engine's kernel board for the pull search: the neighbours and Zobrist keys (the
     goal, dead-square and distance arrays, which pulls never read, are empty)."""
     zbox, zplayer = zobrist(board.size)
     empty = np.zeros(board.size, dtype=np.uint8)
-    return (board.nbr, empty, empty, np.zeros((0, board.size), np.int32), zbox, zplayer)
+    return KernelBoard(board.nbr, empty, empty, np.zeros((0, board.size), np.int32), zbox, zplayer)
 
 
 def pull_search(
-    floor: np.ndarray | Board, goals: Sequence[int], max_states: int = MAX_STATES
+    floor: np.ndarray | CompactFloor, goals: Sequence[int], max_states: int = MAX_STATES
 ) -> PullSearch:
     """Search every state reachable by pulls from the boxes on ``goals`` (grid cells).
 
@@ -201,7 +202,7 @@ def pull_search(
     >>> search.max_depth, search.complete
     (2, True)
     """
-    board = floor if isinstance(floor, Board) else Board.from_floor(floor)
+    board = floor if isinstance(floor, CompactFloor) else CompactFloor.from_floor(floor)
     compact_goals = board.compact(goals)
     if len(set(compact_goals.tolist())) != len(compact_goals):
         raise ValueError("two goals on one cell")
@@ -226,7 +227,7 @@ class WalkResult:
 
 
 def reverse_walk(
-    floor: np.ndarray | Board,
+    floor: np.ndarray | CompactFloor,
     goals: Sequence[int],
     rng: np.random.Generator,
     steps: int = 300,
@@ -237,7 +238,7 @@ def reverse_walk(
     A state scores box changes times the boxes' Manhattan distance from their goals.
     Returns ``None`` when no walk moved a box.
     """
-    board = floor if isinstance(floor, Board) else Board.from_floor(floor)
+    board = floor if isinstance(floor, CompactFloor) else CompactFloor.from_floor(floor)
     compact_goals = board.compact(goals)
     starts = solved_starts(board, compact_goals)
     k = len(compact_goals)

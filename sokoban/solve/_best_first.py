@@ -21,17 +21,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
+from sokoban.solve._bounds import BOUND_MATCHING, BOUND_OPTION, BOUNDS, bound, matching, rematch
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -64,6 +64,25 @@ TIES = {"none": TIE_NONE, "deeper": TIE_DEEPER, "moves": TIE_MOVES}
 #: Secondary keys of the queue per tie-break (the value is capped at the width - 1; beyond
 #: it, ties are LIFO).
 TIE_WIDTHS = {TIE_NONE: 1, TIE_DEEPER: 64, TIE_MOVES: 1024}
+
+
+class SearchBoard(NamedTuple):
+    """The board as the best-first kernel takes it: the fields of
+    :class:`~sokoban.solve._board.KernelBoard`, then the two-box deadlock table of
+    :mod:`sokoban.solve._pairs` (``live``, ``pairs``, ``starts``, ``partners``; empty for
+    none). The corral memo and learned patterns travel apart
+    (:class:`~sokoban.solve._corral_deadlock.Learned`): searches of one level share them."""
+
+    nbr: np.ndarray
+    goal: np.ndarray
+    dead: np.ndarray
+    dist: np.ndarray
+    zbox: np.ndarray
+    zplayer: np.ndarray
+    live: np.ndarray
+    pairs: np.ndarray
+    starts: np.ndarray
+    partners: np.ndarray
 
 
 class Store(NamedTuple):
@@ -137,15 +156,21 @@ def expand_loop(board, learned, store, table, queue, counters, params):
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
     needs more primary keys).
 
-    ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n], then live, pairs, starts, partners: the two-box
-    deadlock table of :mod:`sokoban.solve._pairs`, empty for none); ``learned``: the
-    corral memo and deadlock patterns (:class:`~sokoban.solve._corral_deadlock.Learned`,
-    size 0 for none); ``store``: a :class:`Store`;
+    ``board``: a :class:`SearchBoard`; ``learned``: the corral memo and deadlock patterns
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``store``: a
+    :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[10], slots :data:`P_BOUND` ...
     """
-    nbr, goal, dead, dist, zbox, zplayer, live, pairs, starts, partners = board[:10]
+    nbr, goal, dead, dist, zbox, zplayer = (
+        board.nbr,
+        board.goal,
+        board.dead,
+        board.dist,
+        board.zbox,
+        board.zplayer,
+    )
+    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
         store.boxes,
         store.player,
@@ -163,7 +188,7 @@ def expand_loop(board, learned, store, table, queue, counters, params):
     exact = params[P_EXACT] != 0
     budget = params[P_BUDGET]
     tiebreak = params[P_TIEBREAK]
-    width = queue.heads.shape[0] // queue.count.shape[0]
+    width = queue.heads.shape[0] // queue.sizes.shape[0]
     reopen = wh <= wg
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
@@ -171,7 +196,7 @@ def expand_loop(board, learned, store, table, queue, counters, params):
     tunnels = params[P_TUNNEL] != 0
     cap = nd_boxes.shape[0]
     qcap = queue.node.shape[0]
-    keys = queue.count.shape[0]
+    keys = queue.sizes.shape[0]
     qstate = queue.state
 
     occ = np.full(n, -1, dtype=np.int32)
@@ -421,13 +446,11 @@ class Search:
         self.board = board
         self.exact = exact
         nb = board.nboxes
-        zbox, zplayer = _table.zobrist(board.n)
         started = time.perf_counter()
         two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
-        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
-        self.kernel_board += two_box
+        self.kernel_board = SearchBoard(*board.kernel_board(), *two_box)
         if learned is None:
             learned = new_learned(board.n, learn=learn) if corral_deadlocks else no_learned()
         #: The corral memo and the deadlock patterns learned (shareable between searches).
@@ -457,7 +480,7 @@ class Search:
         player = board.player
         if not exact:
             player = int(reach(player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy()))
-        zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
+        zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         key = np.uint64(zplayer[player])
         for b in boxes:
             key ^= zbox[b]
@@ -616,9 +639,6 @@ def _run_once(
     return _driver.result(engine, run, method, optimal, lower_bound)
 
 
-BOUND_OPTION = Option(
-    "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-)
 CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 #: The deadlock tests the best-first methods take: the two-box table and sub-searches of
 #: corral fences with the patterns they prove (on by default where no optimum is

@@ -16,13 +16,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.direction import DIRECTIONS
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._successors import Engine, is_solved, moved
 from sokoban.solve.types import (
     Limits,
@@ -196,7 +196,7 @@ class BfsMoves:
             return False
         table = np.empty(2 * nodes.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[COUNT]))
-        self.nodes = Nodes(*grown, table)
+        self.nodes = Nodes._make([*grown, table])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:

@@ -18,13 +18,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
 from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL
-from sokoban.solve._jit import njit
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.solve._successors import Engine, pulls, pushes
@@ -225,7 +225,7 @@ class Bidirectional:
         grown = [np.concatenate([a, np.zeros_like(a)]) for a in side[:-1]]
         table = np.empty(2 * side.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[3 * which + COUNT]))
-        self.sides[which] = Side(*grown, table)
+        self.sides[which] = Side._make([*grown, table])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:

@@ -8,14 +8,30 @@ pair ``(a, a + 2)``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.direction import DIRECTIONS
 from sokoban.level import Level
-from sokoban.solve._jit import njit
+from sokoban.solve._table import zobrist
 
 #: Push distance of a cell from which a goal cannot be reached.
 INF = 1 << 24
+
+
+class KernelBoard(NamedTuple):
+    """The board as the kernels take it: :attr:`Board.nbr`, :attr:`~Board.goal`,
+    :attr:`~Board.dead`, :attr:`~Board.dist`, and the Zobrist keys of a box (``zbox``)
+    and of the player (``zplayer``) on each floor cell (uint64[n])."""
+
+    nbr: np.ndarray
+    goal: np.ndarray
+    dead: np.ndarray
+    dist: np.ndarray
+    zbox: np.ndarray
+    zplayer: np.ndarray
 
 
 class Board:
@@ -72,6 +88,11 @@ class Board:
     @property
     def nboxes(self) -> int:
         return len(self.boxes)
+
+    def kernel_board(self) -> KernelBoard:
+        """The arrays the kernels take, with fresh Zobrist keys (the same every time)."""
+        zbox, zplayer = zobrist(self.n)
+        return KernelBoard(self.nbr, self.goal, self.dead, self.dist, zbox, zplayer)
 
     def cell(self, index: int) -> int:
         """The level cell of a floor index."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 
 @njit

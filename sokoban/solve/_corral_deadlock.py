@@ -34,8 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._pairs import pair_dead
 from sokoban.solve._reach import reach
 
@@ -196,7 +196,8 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     :data:`OVER` when the search outgrew ``budget`` states (a power of two at most
     :data:`MAX_BUDGET`); and the states it stored. ``board``: as for
     :func:`corral_dead`."""
-    nbr, goal, dead, _, zbox, zplayer, live, pairs, starts, partners = board[:10]
+    nbr, goal, dead, zbox, zplayer = board.nbr, board.goal, board.dead, board.zbox, board.zplayer
+    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
     states, splayer, stable_all, marks, swalk, sslot = scratch[8:]
     solved = True
@@ -354,12 +355,11 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
 
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
-    search kernel's tuple ``(nbr, goal, dead, dist, zbox, zplayer, *pairs)``
-    (:mod:`sokoban.solve._best_first`); ``learned``: a :class:`Learned` (memo of size 0:
-    nothing is looked for); ``scratch``: :func:`new_scratch` (corral ids grow in its
-    ``marks[0]``).
+    search kernel's :class:`sokoban.solve._best_first.SearchBoard`; ``learned``: a
+    :class:`Learned` (memo of size 0: nothing is looked for); ``scratch``:
+    :func:`new_scratch` (corral ids grow in its ``marks[0]``).
     """
-    nbr, goal, dead, _, zbox, zplayer = board[:6]
+    nbr, goal, zbox, zplayer = board.nbr, board.goal, board.zbox, board.zplayer
     mkeys, mboxes, mplayer = learned.memo_key, learned.memo_boxes, learned.memo_player
     mverdict, mbudget = learned.memo_verdict, learned.memo_budget
     if mkeys.shape[0] == 0:

@@ -7,7 +7,7 @@ they can reach) are found by the lower bound (:mod:`sokoban.solve._bounds`).
 
 from __future__ import annotations
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 #: Results of :func:`frozen`.
 MOVABLE, FROZEN_ON_GOALS, FROZEN_OFF_GOAL = 0, 1, 2

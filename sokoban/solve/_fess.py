@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
@@ -39,6 +40,7 @@ from sokoban.solve._best_first import (
     GENERATED,
     GOAL,
     NODES,
+    SearchBoard,
     new_store,
 )
 from sokoban.solve._board import INF, Board
@@ -48,7 +50,6 @@ from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_le
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
@@ -86,7 +87,7 @@ class Cells(NamedTuple):
     occupied bucket int32[c]."""
 
     heads: np.ndarray
-    count: np.ndarray
+    sizes: np.ndarray
     low: np.ndarray
 
 
@@ -187,9 +188,8 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
-    ``board``: (nbr int32[n, 4], goal uint8[n], dead uint8[n], dist int32[g, n], zbox
-    uint64[n], zplayer uint64[n], then the two-box table of :mod:`sokoban.solve._pairs`);
-    ``learned``: corral deadlocks and the patterns they leave
+    ``board``: a :class:`~sokoban.solve._best_first.SearchBoard` (its two-box table
+    serves the corral sub-searches); ``learned``: corral deadlocks and the patterns they leave
     (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
     int32[g], parent int32[g]) of the packing order; ``store``: a
     :class:`~sokoban.solve._best_first.Store`; ``table``: int32[t]; ``cells``:
@@ -200,7 +200,8 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist, zbox, zplayer = board[:6]
+    nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
+    zbox, zplayer = board.zbox, board.zplayer
     order, parent = plan
     nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
         store.boxes,
@@ -401,13 +402,11 @@ class Fess:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
-        zbox, zplayer = _table.zobrist(board.n)
         #: Corral deadlocks and their patterns (``None``: not looked for).
         self.learned = learned if learned is not None else no_learned()
         # The two-box table serves the corral sub-searches only.
         two_box = pair_table(board) if self.learned.memo_key.shape[0] else no_table()
-        self.kernel_board = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
-        self.kernel_board += two_box
+        self.kernel_board = SearchBoard(*board.kernel_board(), *two_box)
         self.kernel_plan = (self.plan.order, self.plan.parent)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
@@ -437,7 +436,7 @@ class Fess:
         player = int(
             reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
         )
-        zbox, zplayer = self.kernel_board[4], self.kernel_board[5]
+        zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         key = np.uint64(zplayer[player])
         for b in boxes:
             key ^= zbox[b]

@@ -35,13 +35,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
@@ -169,7 +169,7 @@ def run(board, scratch, stack, tt, state, kind):
     passed the threshold: no solution), :data:`BUDGET`, or :data:`FULL` (the table's store
     is full; the driver grows it or clears ``state[INSERT]``).
     """
-    goal = board[1]
+    goal = board.goal
     s_boxes, s_player, s_key, c_boxes, c_player, c_key, c_h, c_order, c_count, c_next = stack[:10]
     s_next, s_row = stack.least_f, stack.row
     table, t_hash, t_boxes, t_player, t_g, t_g0, t_f0 = tt
@@ -339,7 +339,7 @@ class Ida:
         grown[4][int(state[STORED]) :] = -1
         probe = np.empty(2 * tt.probe.shape[0], np.int32)
         _table.rebuild(probe, grown[0], int(state[STORED]))
-        self.table = Table(probe, *grown)
+        self.table = Table._make([probe, *grown])
         return True
 
     def stats(self, run: _driver.Run) -> SearchStats:
@@ -369,9 +369,7 @@ class Ida:
     "pushes",
     optimal=True,
     options=(
-        Option(
-            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-        ),
+        BOUND_OPTION,
         Option(
             "learn",
             str,

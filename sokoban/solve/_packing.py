@@ -21,8 +21,8 @@ import dataclasses
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._board import Board
-from sokoban.solve._jit import njit
 
 
 @dataclasses.dataclass(frozen=True)

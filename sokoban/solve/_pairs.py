@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.solve._board import Board
-from sokoban.solve._jit import njit
 
 #: Largest table built, in bytes; bigger boards go without (the check passes).
 MAX_BYTES = 32 << 20

@@ -9,7 +9,7 @@ is pushed again and the stale entry skipped when popped.
 The queue is a :class:`Queue` of arrays:
 
 - ``heads``: int32[keys * width], first entry of each bucket or -1;
-- ``count``: int32[keys], entries per primary key; ``low``: int32[keys], a secondary key at
+- ``sizes``: int32[keys], entries per primary key; ``low``: int32[keys], a secondary key at
   or below the lowest occupied one (``width`` when the row is empty);
 - ``node``, ``nxt``, ``cost``: int32[cap], each entry's node, next entry, and the node's
   cost when pushed;
@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 #: Slots of ``state``.
 SIZE, USED, FREE, LOW = 0, 1, 2, 3
@@ -33,7 +33,7 @@ class Queue(NamedTuple):
     """The arrays of a queue (see the module docstring)."""
 
     heads: np.ndarray
-    count: np.ndarray
+    sizes: np.ndarray
     low: np.ndarray
     node: np.ndarray
     nxt: np.ndarray
@@ -43,17 +43,17 @@ class Queue(NamedTuple):
     @property
     def width(self) -> int:
         """Secondary keys per primary key."""
-        return self.heads.shape[0] // self.count.shape[0]
+        return int(self.heads.shape[0] // self.sizes.shape[0])
 
     @property
     def keys(self) -> int:
         """Primary keys."""
-        return self.count.shape[0]
+        return int(self.sizes.shape[0])
 
     @property
     def capacity(self) -> int:
         """Entries."""
-        return self.node.shape[0]
+        return int(self.node.shape[0])
 
 
 def new(keys: int, width: int, capacity: int) -> Queue:

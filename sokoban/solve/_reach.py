@@ -3,7 +3,7 @@ so that modules the search kernel imports can call it too)."""
 
 from __future__ import annotations
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 
 @njit

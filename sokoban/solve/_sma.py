@@ -80,14 +80,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.errors import BudgetTooLargeError
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUNDS
+from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._jit import njit
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes, unlink
 from sokoban.solve.types import (
@@ -177,12 +177,9 @@ def new_nodes(capacity: int, nboxes: int) -> Nodes:
     """An empty :class:`Nodes` for ``capacity`` nodes."""
     m = capacity
     i32 = [np.zeros(m, np.int32) for _ in range(10)]
-    return Nodes(
-        np.zeros((m, nboxes), np.int16),
-        i32[0],
-        np.zeros(m, np.uint64),
-        *i32[1:],
-        np.zeros(m, np.uint8),
+    return Nodes._make(
+        [np.zeros((m, nboxes), np.int16), i32[0], np.zeros(m, np.uint64), *i32[1:]]
+        + [np.zeros(m, np.uint8)]
     )
 
 
@@ -532,7 +529,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
     slots :data:`ST_OPEN` ...; ``todo``: int32[M] scratch; ``cache``: :class:`Cache`;
     ``kind``: the lower bound.
     """
-    goal = board[1]
+    goal = board.goal
     cap = nodes.boxes.shape[0]
     budget = state[ST_BUDGET]
     room = children.player.shape[0]
@@ -888,9 +885,7 @@ class Sma:
     "pushes",
     optimal=True,
     options=(
-        Option(
-            "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-        ),
+        BOUND_OPTION,
         Option("budget", int, None, "the budget in nodes", minimum=0),
         Option("budget_bytes", int, None, "the budget in bytes", minimum=0),
         Option(

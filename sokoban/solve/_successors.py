@@ -20,13 +20,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import bound
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._jit import njit
 from sokoban.solve._reach import reach
-from sokoban.solve._table import zobrist
 
 #: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
 #: keep this module working if it takes more).
@@ -249,8 +248,7 @@ class Engine:
     def __init__(self, level: Level) -> None:
         board = Board(level)
         self.board = board
-        zbox, zplayer = zobrist(board.n)
-        self.kernel = (board.nbr, board.goal, board.dead, board.dist, zbox, zplayer)
+        self.kernel = board.kernel_board()
         self.boxes = board.boxes.copy()
         self.player = self.canonical(self.boxes, board.player)
         self.key = self.state_key(self.boxes, self.player)
@@ -262,7 +260,7 @@ class Engine:
         return self.board.nboxes
 
     def state_key(self, boxes: np.ndarray, player: int) -> np.uint64:
-        return np.uint64(state_key(boxes, player, self.kernel[4], self.kernel[5]))
+        return np.uint64(state_key(boxes, player, self.kernel.zbox, self.kernel.zplayer))
 
     def canonical(self, boxes: np.ndarray, player: int) -> int:
         """The least floor index the player reaches from ``player`` around ``boxes``."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sokoban.solve._jit import njit
+from sokoban._jit import njit
 
 
 def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,7 @@ import io
 import os
 import statistics
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -127,25 +127,6 @@ def warm_up(method: str, **options: Any) -> float:
     start = time.perf_counter()
     solve(Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######"), method, **options)
     return time.perf_counter() - start
-
-
-def run_until_interrupted(
-    tasks: Sequence[Task],
-    workers: int | None = None,
-    description: str | None = None,
-) -> tuple[list[Row], bool]:
-    """Solve every task, ``workers`` processes at a time (0: in this process); Ctrl-C
-    stops the run and keeps the rows already finished. Returns the rows (in task order)
-    and whether the run was interrupted."""
-    from sokoban import batch
-
-    rows: dict[Task, Row] = {}
-    try:
-        for task, row in batch.run(run_task, list(tasks), workers=workers, description=description):
-            rows[task] = row
-    except KeyboardInterrupt:
-        return [rows[task] for task in tasks if task in rows], True
-    return [rows[task] for task in tasks], False
 
 
 def summarise(rows: Iterable[Row]) -> list[Summary]:

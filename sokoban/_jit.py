@@ -1,13 +1,15 @@
-"""numba options for the solver kernels, kept in one place.
+"""numba options for every kernel of the package (solver, analysis, generator), kept in
+one place: every kernel is decorated with :data:`njit` from here.
 
 Kernels are cached on disk (``cache=True``) so only the first run on a machine pays the
 compilation; ``nogil`` lets threads run searches side by side.
 
 numba's cache notices a change in a kernel's own source file only, not in the kernels it
-calls from other modules, and the solver's kernels call across modules (the search calls
-the deadlock tests, the bounds, the table...): an edit to one of those would leave stale
-machine code running. So, unless ``NUMBA_CACHE_DIR`` says otherwise, the cache lives in
-a directory named by a hash of every kernel module's source: any change starts afresh.
+calls from other modules, and the kernels call across modules (the search calls the
+deadlock tests, the bounds, the table...; the generator calls the solver's): an edit to
+one of those would leave stale machine code running. So, unless ``NUMBA_CACHE_DIR`` says
+otherwise, the cache lives in a directory named by a hash of the source of every module
+of the package that defines kernels: any change to one starts afresh.
 """
 
 from __future__ import annotations
@@ -19,21 +21,20 @@ from pathlib import Path
 
 import numba
 
-_PACKAGE = Path(__file__).resolve().parents[1]
-#: Where the modules that hold kernels are.
-_KERNEL_SOURCES = ("solve/*.py", "generate/_*.py", "analysis/_*.py")
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def _sources_digest() -> str:
-    """A hash of the modules that define kernels (kernels call only kernels), so that an
-    edit to plain Python around them keeps the cache."""
+    """A hash of every module of the package that defines kernels (kernels call only
+    kernels), so that an edit to plain Python around them keeps the cache."""
     digest = hashlib.sha256()
-    for pattern in _KERNEL_SOURCES:
-        for path in sorted(_PACKAGE.glob(pattern)):
-            text = path.read_bytes()
-            if b"njit" in text:
-                digest.update(path.name.encode())
-                digest.update(text)
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts or path.name == "_jit.py":
+            continue
+        text = path.read_bytes()
+        if b"@njit" in text:
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+            digest.update(text)
     return digest.hexdigest()[:16]
 
 
@@ -61,7 +62,7 @@ def _cache_dir() -> str | None:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _dir = _cache_dir()
     if _dir is not None:
-        numba.config.CACHE_DIR = _dir
+        numba.config.CACHE_DIR = _dir  # type: ignore[attr-defined]  # set by numba at run time
 
-#: Decorator for every solver kernel.
+#: Decorator for every kernel of the package.
 njit = numba.njit(cache=True, nogil=True)

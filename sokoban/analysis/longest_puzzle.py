@@ -181,15 +181,15 @@ class Chunk:
 
 def run_chunk(chunk: Chunk) -> dict[str, Any]:
     """Analyse one chunk (in a worker): stats, winners and histograms as plain values."""
-    from sokoban.analysis import _layouts
+    from sokoban.analysis import _longest_puzzle
 
     size = chunk.width * chunk.height
     first = np.array(unrank(chunk.start, size, chunk.k), np.int64)
     stats = np.zeros(5, np.int64)
     winners = np.zeros((2, TOP, chunk.k + 3), np.int64)
-    hist = np.zeros((2, _layouts.HIST_BINS), np.int64)
+    hist = np.zeros((2, _longest_puzzle.HIST_BINS), np.int64)
     perms = symmetries(chunk.width, chunk.height)
-    _layouts.analyse_chunk(
+    _longest_puzzle.analyse_chunk(
         chunk.width, chunk.height, first, chunk.count, perms, TOP, stats, winners, hist
     )
     record: dict[str, Any] = {"index": chunk.index, "layouts": int(stats[0])}
@@ -405,7 +405,7 @@ def longest(
 def layout_score(width: int, height: int, obstacles: list[int] | tuple[int, ...]) -> np.ndarray:
     """One layout's longest placements: int64 (8,) as :func:`_backward.layout_best` gives,
     cells in interior numbering."""
-    from sokoban.analysis import _layouts
+    from sokoban.analysis import _longest_puzzle
 
     size = width * height
     first = np.array(sorted(obstacles), np.int64)
@@ -413,7 +413,7 @@ def layout_score(width: int, height: int, obstacles: list[int] | tuple[int, ...]
     winners = np.zeros((2, 1, len(first) + 3), np.int64)
     hist = np.zeros((2, 1), np.int64)
     identity = np.arange(size, dtype=np.int64)[None, :]
-    _layouts.analyse_chunk(width, height, first, 1, identity, 1, stats, winners, hist)
+    _longest_puzzle.analyse_chunk(width, height, first, 1, identity, 1, stats, winners, hist)
     k = len(obstacles)
     out = np.full(8, -1, np.int64)
     for m in range(2):

@@ -8,15 +8,15 @@ only the canonical one of each symmetry class (the least under every symmetry) i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sokoban._jit import njit
 from sokoban.analysis._backward import compact, layout_best, side_distances
 
 #: Bins of the histograms of layout maxima; larger values go into the last bin.
 HIST_BINS = 1024
 
 
-@njit(cache=True)
+@njit
 def next_combination(combo, size):
     """Advance ``combo`` (int64, (k,), sorted) to the next k-subset of ``range(size)`` in
     lexicographic order; ``False`` after the last one."""
@@ -32,7 +32,7 @@ def next_combination(combo, size):
     return True
 
 
-@njit(cache=True)
+@njit
 def is_canonical(combo, perms, image):
     """Whether no symmetry maps ``combo`` to a lexicographically smaller combination.
 
@@ -56,7 +56,7 @@ def is_canonical(combo, perms, image):
     return True
 
 
-@njit(cache=True)
+@njit
 def analyse_chunk(width, height, first, count, perms, top, stats, winners, hist):
     """Analyse the canonical layouts among ``count`` combinations from ``first`` on.
 

@@ -1,0 +1,202 @@
+"""A cheap deadlock check of one position: the tests the solver prunes with, run once.
+
+>>> from sokoban import Level
+>>> check(Level.from_xsb('''
+... ######
+... #$  .#
+... #@   #
+... ######''')).reason
+'dead square'
+
+:func:`check` says a position is dead only when it is (every test is sound: the solver
+prunes with them and stays optimal); a position it passes may still be dead in ways that
+only a search finds. The tests, cheapest first:
+
+- **dead square**: a box off goal on a cell from which a lone box reaches no goal;
+- **freeze**: boxes that can never move again, one of them off its goal (walls, dead
+  squares on both sides, other frozen boxes: corners, 2x2 blocks, chains);
+- **two boxes**: a pair of boxes that, with the player where it stands, cannot both reach
+  goals even with every other box gone (the two-box table);
+- **bipartite**: no way to give every box a distinct goal it can still reach.
+
+The tables these tests need (push distances, the two-box table) depend on the walls, the
+goals and the player's region only, so they are built once per board and kept (an LRU of
+:data:`BOARDS` boards and :data:`MAX_BYTES`): the checks of a game after every push cost
+microseconds.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import threading
+
+import numpy as np
+
+from sokoban._jit import njit
+from sokoban.errors import SokobanError
+from sokoban.level import Level
+
+# The engine's private kernels, used here only (see the module docstring).
+from sokoban.solve._board import INF, Board
+from sokoban.solve._bounds import matching
+from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._pairs import pair_dead, pair_table
+
+#: Boards whose tables are kept, and the most bytes their arrays may hold together (a
+#: two-box table of a large board takes up to 32 MiB).
+BOARDS = 64
+MAX_BYTES = 256 << 20
+
+DEAD_SQUARE = "dead square"
+FREEZE = "freeze"
+TWO_BOXES = "two boxes"
+BIPARTITE = "bipartite"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """What :func:`check` found: whether the position is dead, which test said so
+    (:data:`DEAD_SQUARE`, :data:`FREEZE`, :data:`TWO_BOXES`, :data:`BIPARTITE`; ``None``
+    when not dead) and the boxes (level cells) that make the deadlock."""
+
+    dead: bool
+    reason: str | None = None
+    dead_boxes: frozenset[int] = frozenset()
+
+
+class _Tables:
+    """A board's encoding and its two-box table."""
+
+    def __init__(self, level: Level) -> None:
+        self.board = Board(level)
+        self.live, self.pairs, self.starts, self.partners = pair_table(self.board)
+        n = self.board.n
+        self.stack = np.zeros(n, np.uint8)
+        self.lock = threading.Lock()  # ``stack`` is scratch: one check at a time per board
+        self.nbytes = int(self.pairs.nbytes + self.board.dist.nbytes + self.board.nbr.nbytes)
+
+
+_cache: collections.OrderedDict[tuple[object, ...], _Tables] = collections.OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _tables(level: Level) -> _Tables:
+    # Boxes and the player's cell change as a game goes on; the tables do not.
+    key = (level.width, level.height, level.walls, level.goals, level.interior)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    made = _Tables(level)
+    with _cache_lock:
+        _cache[key] = made
+        held = sum(t.nbytes for t in _cache.values())
+        while len(_cache) > 1 and (len(_cache) > BOARDS or held > MAX_BYTES):
+            _, dropped = _cache.popitem(last=False)
+            held -= dropped.nbytes
+    return made
+
+
+def check(level: Level) -> Verdict:
+    """Whether ``level``'s position is a deadlock the cheap tests can prove.
+
+    A level with problems (see :meth:`Level.problems`) raises :class:`SokobanError`.
+    """
+    problems = level.problems()
+    if problems:
+        raise SokobanError(f"cannot check a level with problems: {'; '.join(problems)}")
+    if level.is_solved:
+        return Verdict(False)
+    tables = _tables(level)
+    board = tables.board
+    index = board.index
+    cells = board.cells
+    # Boxes outside the player's region sit on goals for good (the model's problems say
+    # so otherwise): the board leaves them out, and so do the tests.
+    boxes = np.array(sorted(int(index[b]) for b in level.boxes if index[b] >= 0), np.int16)
+
+    def as_cells(floor: list[int]) -> frozenset[int]:
+        return frozenset(int(cells[f]) for f in floor)
+
+    on_dead = [int(b) for b in boxes if board.dead[b]]
+    if on_dead:
+        return Verdict(True, DEAD_SQUARE, as_cells(on_dead))
+    occ = np.full(board.n, -1, np.int32)
+    occ[boxes] = np.arange(len(boxes), dtype=np.int32)
+    with tables.lock:
+        frozen_off = _frozen_off_goal(
+            boxes.astype(np.int32), occ, board.nbr, board.goal, board.dead, tables.stack
+        )
+    if frozen_off.any():
+        return Verdict(True, FREEZE, as_cells([int(b) for b in boxes[frozen_off.astype(bool)]]))
+    player = int(index[level.player]) if level.player is not None else -1
+    if player >= 0 and tables.pairs.shape[0]:
+        for b in boxes:
+            t = int(b)
+            if pair_dead(t, player, occ, tables.live, tables.pairs, tables.starts, tables.partners):
+                return Verdict(True, TWO_BOXES, as_cells([t, _partner(tables, t, player, occ)]))
+    work = np.zeros((6, len(boxes) + 1), np.int64)
+    if len(boxes) and matching(boxes, board.dist, work) >= INF:
+        return Verdict(True, BIPARTITE, as_cells(_hall_violator(board.dist, boxes)))
+    return Verdict(False)
+
+
+@njit
+def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):  # type: ignore[no-untyped-def]
+    """uint8[b]: 1 for each box of a frozen group with a box off its goal.
+
+    :func:`frozen` is recursive, and numba cannot load a recursive kernel from its cache as
+    an entry point (it aborts on an unresolved symbol, or crashes): it is called from this
+    kernel, as the search calls it from its own, with the cell an int32 as the search
+    passes it (``boxes``: int32[b]; a cell of another type makes a second, mixed-type
+    specialisation of the recursion, which the cache loads wrong).
+    """
+    out = np.zeros(boxes.shape[0], np.uint8)
+    for i in range(boxes.shape[0]):
+        if frozen(boxes[i], occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
+            out[i] = 1
+    return out
+
+
+def _partner(tables: _Tables, t: int, player: int, occ: np.ndarray) -> int:
+    """The box that makes a two-box deadlock with the box on ``t`` (the kernel only says
+    that one exists)."""
+    live, table = tables.live, tables.pairs
+    i = int(live[t])
+    for c in tables.partners[tables.starts[i] : tables.starts[i + 1]]:
+        if occ[c] < 0:
+            continue
+        j = int(live[c])
+        word = table[min(i, j), max(i, j), player >> 6]
+        if not (int(word) >> (player & 63)) & 1:
+            return int(c)
+    raise AssertionError("pair_dead found a partner that is not there")  # pragma: no cover
+
+
+def _hall_violator(dist: np.ndarray, boxes: np.ndarray) -> list[int]:
+    """Boxes that together reach fewer goals than they are (Hall's condition fails):
+    the boxes reachable by alternating paths from a box a maximum matching leaves out."""
+    reach = [[k for k in range(dist.shape[0]) if dist[k, b] < INF] for b in boxes]
+    owner: dict[int, int] = {}  # goal -> box position in ``boxes``
+
+    def augment(i: int, seen: set[int]) -> bool:
+        for k in reach[i]:
+            if k not in seen:
+                seen.add(k)
+                if k not in owner or augment(owner[k], seen):
+                    owner[k] = i
+                    return True
+        return False
+
+    free = [i for i in range(len(boxes)) if not augment(i, set())]
+    group, todo = {free[0]}, [free[0]]
+    while todo:
+        i = todo.pop()
+        for k in reach[i]:
+            j = owner.get(k)
+            if j is not None and j not in group:
+                group.add(j)
+                todo.append(j)
+    return sorted(int(boxes[i]) for i in group)

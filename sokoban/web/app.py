@@ -1,0 +1,155 @@
+"""The web game's server: :func:`create_app` makes the FastAPI application.
+
+>>> from sokoban.web import Settings, create_app
+>>> app = create_app(Settings(db="sqlite://", solvers=1, warm=False))  # doctest: +SKIP
+
+Nothing starts on import or in :func:`create_app` beyond reading the collections and
+opening the database: the solver processes start with the application (its lifespan), and
+only the ``sokoban serve`` command runs a web server. Routes are grouped by area, one
+module each: :mod:`~sokoban.web.levels` (collections, levels, parse, save),
+:mod:`~sokoban.web.solve` (solve, rewind, methods), :mod:`~sokoban.web.play` (check,
+verify) and :mod:`~sokoban.web.pages` (the page, static files, the API's docs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from sokoban import __version__
+from sokoban.errors import IllegalMoveError, LevelNotFoundError, SokobanError
+from sokoban.store import Store
+from sokoban.web.library import Library
+from sokoban.web.pool import Busy, SolverPool
+from sokoban.web.security import BodyLimit, SecurityHeaders
+from sokoban.web.settings import AppState, Settings
+
+log = logging.getLogger("sokoban.web")
+
+DESCRIPTION = """The JSON API of the sokoban web game.
+
+Cells are `[row, col]`, 0-based. A position is sent as XSB text or as a LevelJson object.
+Every error is a 4xx (or 503 when the solvers are busy) with `{"detail": "one line"}`."""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application for ``settings``: collections read, database opened and migrated;
+    solver processes start when the application does (and stop with it)."""
+    settings = settings or Settings()
+    store = Store(settings.db)
+    try:
+        library = Library.load(list(settings.collections), store)
+    except BaseException:
+        store.close()
+        raise
+    pool = SolverPool(
+        settings.processes, settings.queue, settings.cache, settings.memory, warm=settings.warm
+    )
+
+    users = 0  # running lifespans: a test client inside another shares its pool
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        import anyio.to_thread
+
+        nonlocal users
+        if users == 0:
+            if settings.warm:
+                from sokoban.web.pool import warm
+
+                await anyio.to_thread.run_sync(warm)  # the in-process check's kernels
+            await anyio.to_thread.run_sync(pool.start)
+        users += 1
+        try:
+            yield
+        finally:
+            users -= 1
+            if users == 0:
+                pool.close()
+                store.close()
+
+    app = FastAPI(
+        title="sokoban",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # our own page: Swagger UI would load scripts from a CDN
+        redoc_url=None,
+    )
+    app.state.sokoban = AppState(settings, store, library, pool)
+    _add_error_handlers(app)
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(SecurityHeaders)
+
+    from sokoban.web import levels, pages, play, solve
+
+    for module in (levels, solve, play, pages):
+        app.include_router(module.router)
+    pages.mount_static(app)
+    return app
+
+
+def one_line(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    """FastAPI's list of validation errors as one line: where and what, of the first."""
+    errors = error.errors()
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    message = first.get("msg", "invalid")
+    if first.get("type") == "json_invalid":
+        message = "the body is not valid JSON"
+        where = ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return one_line(f"{where}: {message}{more}" if where else f"{message}{more}")
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RequestValidationError)
+    async def validation(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _validation_message(error)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"detail": one_line(error.detail)},
+            status_code=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
+
+    @app.exception_handler(LevelNotFoundError)
+    async def not_found(request: Request, error: LevelNotFoundError) -> JSONResponse:
+        return JSONResponse({"detail": one_line(error)}, status_code=404)
+
+    @app.exception_handler(IllegalMoveError)
+    async def illegal(request: Request, error: IllegalMoveError) -> JSONResponse:
+        return JSONResponse({"detail": one_line(error), "step": error.index}, status_code=422)
+
+    @app.exception_handler(SokobanError)
+    async def bad_input(request: Request, error: SokobanError) -> JSONResponse:
+        return JSONResponse({"detail": one_line(error)}, status_code=422)
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, error: Busy) -> JSONResponse:
+        return JSONResponse(
+            {"detail": one_line(error)},
+            status_code=503,
+            headers={"Retry-After": str(error.retry_after)},
+        )
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, error: Exception) -> JSONResponse:
+        # A bug: logged with its traceback here, one line without it to the client.
+        log.exception("error answering %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "internal error"}, status_code=500)

@@ -1,0 +1,105 @@
+"""Routes for collections and levels: list, page, one level, parse pasted text, save."""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from sokoban import xsb
+from sokoban.errors import SokobanError, XsbError
+from sokoban.level import Level
+from sokoban.web.convert import level_out
+from sokoban.web.library import MINE
+from sokoban.web.models import (
+    CollectionOut,
+    CollectionSummary,
+    ErrorOut,
+    LevelOut,
+    ParseError,
+    ParseIn,
+    ParseOut,
+    SaveIn,
+)
+from sokoban.web.settings import AppState, state
+
+router = APIRouter(prefix="/api", tags=["levels"])
+
+#: Most levels one parse answers with (the rest are reported as one error).
+MAX_PARSED = 1000
+#: Most levels one page of a collection holds.
+MAX_PAGE = 500
+
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut, "description": "no such collection or level"}
+}
+BAD: dict[int | str, dict[str, Any]] = {
+    422: {"model": ErrorOut, "description": "the request is malformed"}
+}
+
+
+@router.get("/collections", response_model=list[CollectionSummary])
+def collections(app: Annotated[AppState, Depends(state)]) -> list[CollectionSummary]:
+    """The collections: built-in first, then the files given to the server, then ``mine``."""
+    return app.library.summaries()
+
+
+@router.get("/collections/{cid}", response_model=CollectionOut, responses={**NOT_FOUND, **BAD})
+def collection(
+    cid: Annotated[str, Path(max_length=100)],
+    app: Annotated[AppState, Depends(state)],
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = MAX_PAGE,
+) -> CollectionOut:
+    """A page of a collection's levels (``offset`` 0-based, at most ``limit`` levels)."""
+    count = app.library.count(cid)
+    return CollectionOut(
+        id=cid,
+        title=app.library.title(cid),
+        count=count,
+        offset=offset,
+        levels=app.library.page(cid, offset, limit),
+    )
+
+
+@router.get("/levels/{cid}/{index}", response_model=LevelOut, responses={**NOT_FOUND, **BAD})
+def level(
+    cid: Annotated[str, Path(max_length=100)],
+    index: Annotated[int, Path(ge=1, le=10_000_000)],
+    app: Annotated[AppState, Depends(state)],
+) -> LevelOut:
+    """Level ``index`` (1-based) of collection ``cid``."""
+    return app.library.level(cid, index)
+
+
+@router.post("/parse", response_model=ParseOut, responses=BAD)
+def parse(body: ParseIn) -> ParseOut:
+    """Read pasted XSB/SOK text (RLE rows and ``|`` row separators included): the levels
+    it holds (collection ``import``) and, for each broken one, its line and the reason."""
+    errors: list[XsbError] = []
+    levels: list[LevelOut] = []
+    try:
+        for level in xsb.iter_levels(io.StringIO(body.text, newline=None), errors):
+            if len(levels) == MAX_PARSED:
+                raise SokobanError(f"more than {MAX_PARSED} levels: send fewer at a time")
+            levels.append(level_out(level, "import", len(levels) + 1))
+    except XsbError as error:  # the text as a whole is not XSB (one endless line)
+        errors.append(error)
+    out = [ParseError(line=e.line, message=" ".join(str(e).split())) for e in errors]
+    if not levels and not out:
+        out.append(ParseError(line=None, message="no board rows in the text"))
+    return ParseOut(levels=levels, errors=out)
+
+
+@router.post("/levels", response_model=LevelOut, status_code=201, responses=BAD)
+def save(body: SaveIn, app: Annotated[AppState, Depends(state)]) -> LevelOut:
+    """Save a level in the player's collection ``mine``; a level with problems (no player,
+    boxes and goals differ in number...) is refused with them."""
+    level = Level.from_xsb(body.level)
+    problems = level.problems()
+    if problems:
+        raise SokobanError(f"the level cannot be played: {'; '.join(problems)}")
+    title = body.title if body.title is not None else level.title
+    number = app.store.save_level(level, title)
+    return app.library.level(MINE, number)

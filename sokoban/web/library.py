@@ -1,0 +1,164 @@
+"""The collections the game offers: the built-in one, the files given to ``sokoban serve``,
+and ``mine``, the player's saved levels (in the store).
+
+Levels are numbered from 1 within a collection. A level's JSON is made once and kept.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+from sokoban import xsb
+from sokoban.errors import LevelNotFoundError, SokobanError
+from sokoban.level import Level
+from sokoban.store import Store
+from sokoban.web.convert import level_out
+from sokoban.web.models import CollectionSummary, LevelOut
+
+BUILTIN = "builtin"
+MINE = "mine"
+
+
+def builtin_path() -> Path:
+    """The built-in collection's file in the package (made by benchmarks/make_builtin.py)."""
+    return Path(str(resources.files("sokoban.web") / "levels" / "builtin.sok"))
+
+
+@dataclasses.dataclass(frozen=True)
+class FileCollection:
+    """A collection read from a file when the server starts."""
+
+    id: str
+    title: str
+    description: str
+    levels: tuple[Level, ...]
+    #: The stored solutions are push-optimal (true of the built-in collection).
+    optimal: bool = False
+
+
+def read_collection(
+    path: str | os.PathLike[str], cid: str, optimal: bool = False
+) -> FileCollection:
+    """Read a collection file; a file with no readable level raises :class:`SokobanError`
+    naming it. Broken levels are skipped (their count is in the description)."""
+    name = os.fspath(path)
+    try:
+        collection = xsb.load(Path(path))
+    except OSError as error:
+        raise SokobanError(f"{name}: {error.strerror or error}") from None
+    except SokobanError as error:
+        raise SokobanError(f"{name}: {error}") from None
+    if not collection.levels:
+        if len(collection.errors) == 1:
+            raise SokobanError(f"{name}: {collection.errors[0]}")
+        raise SokobanError(f"{name}: no readable levels in the file")
+    description = collection.header.strip()
+    if collection.title and description.startswith(collection.title):
+        description = description[len(collection.title) :].strip()
+    if collection.errors:
+        skipped = f"{len(collection.errors)} broken levels skipped"
+        description = f"{description}\n{skipped}" if description else skipped
+    return FileCollection(
+        cid, collection.title or Path(name).stem, description, tuple(collection.levels), optimal
+    )
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:40] or "levels"
+
+
+class Library:
+    """Every collection by id, in the order the API lists them."""
+
+    def __init__(self, files: list[FileCollection], store: Store) -> None:
+        self.files = {c.id: c for c in files}
+        self.store = store
+
+    @classmethod
+    def load(cls, paths: list[Path], store: Store) -> Library:
+        """The built-in collection, then ``paths`` (ids made from their names), then mine."""
+        taken = {BUILTIN, MINE, "import"}
+        files = [read_collection(builtin_path(), BUILTIN, optimal=True)]
+        for path in paths:
+            base = _slug(Path(path).stem)
+            cid, n = base, 1
+            while cid in taken:
+                n += 1
+                cid = f"{base}-{n}"
+            taken.add(cid)
+            files.append(read_collection(path, cid))
+        return cls(files, store)
+
+    def summaries(self) -> list[CollectionSummary]:
+        out = [
+            CollectionSummary(
+                id=c.id,
+                title=c.title,
+                count=len(c.levels),
+                description=c.description,
+                editable=False,
+            )
+            for c in self.files.values()
+        ]
+        out.append(
+            CollectionSummary(
+                id=MINE,
+                title="My levels",
+                count=self.store.count_levels(),
+                description="Levels you made in the editor or imported and saved.",
+                editable=True,
+            )
+        )
+        return out
+
+    def title(self, cid: str) -> str:
+        if cid == MINE:
+            return "My levels"
+        return self._file(cid).title
+
+    def _file(self, cid: str) -> FileCollection:
+        found = self.files.get(cid)
+        if found is None:
+            known = ", ".join([*self.files, MINE])
+            raise LevelNotFoundError(f"no collection {cid!r}; there are {known}")
+        return found
+
+    def count(self, cid: str) -> int:
+        if cid == MINE:
+            return self.store.count_levels()
+        return len(self._file(cid).levels)
+
+    def page(self, cid: str, offset: int, limit: int) -> list[LevelOut]:
+        """Levels ``offset + 1`` to ``offset + limit`` of a collection, as JSON."""
+        if cid == MINE:
+            levels = self.store.levels(offset, limit)
+            return [level_out(lv, MINE, offset + i + 1) for i, lv in enumerate(levels)]
+        count = len(self._file(cid).levels)
+        return [self._out(cid, i) for i in range(offset + 1, min(count, offset + limit) + 1)]
+
+    def level(self, cid: str, index: int) -> LevelOut:
+        """Level ``index`` (1-based) of a collection; :class:`LevelNotFoundError` if none."""
+        if cid == MINE:
+            level = self.store.level(index)
+            if level is None:
+                raise LevelNotFoundError(self._missing(cid, index, self.store.count_levels()))
+            return level_out(level, MINE, index)
+        collection = self._file(cid)
+        if not 1 <= index <= len(collection.levels):
+            raise LevelNotFoundError(self._missing(cid, index, len(collection.levels)))
+        return self._out(cid, index)
+
+    @staticmethod
+    def _missing(cid: str, index: int, count: int) -> str:
+        return f"no level {index} in collection {cid!r} of {count} levels (numbers start at 1)"
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 - one Library per app, it lives as long
+    def _out(self, cid: str, index: int) -> LevelOut:
+        collection = self.files[cid]
+        return level_out(collection.levels[index - 1], cid, index, optimal=collection.optimal)

@@ -1,0 +1,59 @@
+"""Routes the game calls as it is played: the deadlock check after a push, and verify."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from sokoban.lurd import replay
+from sokoban.web.convert import to_level
+from sokoban.web.models import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
+
+router = APIRouter(prefix="/api", tags=["play"])
+
+
+@router.post(
+    "/check",
+    response_model=CheckOut,
+    responses={422: {"model": ErrorOut, "description": "malformed or unplayable level"}},
+)
+def check(body: CheckIn) -> CheckOut:
+    """The cheap deadlock tests (dead squares, freeze, two boxes, bipartite) on a position:
+    milliseconds, run in the server process with warm kernels. ``dead`` is never a false
+    alarm; a position that passes may still be dead (ask ``/api/solve``)."""
+    from sokoban.solve.check import check as run_check
+
+    level = to_level(body.level)
+    verdict = run_check(level)
+    width = level.width
+    return CheckOut(
+        dead=verdict.dead,
+        reason=verdict.reason,
+        dead_boxes=[[c // width, c % width] for c in sorted(verdict.dead_boxes)],
+    )
+
+
+@router.post(
+    "/verify",
+    response_model=VerifyOut,
+    responses={
+        422: {
+            "model": StepErrorOut | ErrorOut,
+            "description": "an illegal step (with its 0-based index), bad LURD or level",
+        }
+    },
+)
+def verify(body: VerifyIn) -> VerifyOut:
+    """Play a solution (LURD) from a position: whether it solves it and its metrics. An
+    illegal step is a 422 naming the step's index."""
+    level = to_level(body.level)
+    played = replay(level, body.solution)
+    m = played.metrics
+    return VerifyOut(
+        solved=played.is_solved,
+        moves=m.moves,
+        pushes=m.pushes,
+        box_lines=m.box_lines,
+        box_changes=m.box_changes,
+        pushing_sessions=m.pushing_sessions,
+        player_lines=m.player_lines,
+    )

@@ -1,0 +1,184 @@
+"""The solver pool: worker processes with warm kernels, a bounded queue and a result cache.
+
+A solve holds a slot from the moment it is asked until its worker answers; there are
+``processes + queue`` slots, and a request that finds none is refused at once
+(:class:`Busy`, a 503 with Retry-After) rather than queued without end. Answers are kept
+in a least-recently-used cache keyed by the canonical XSB of the position, the method and
+the time limit; a request identical to one still running waits for that one.
+
+Workers are started with ``spawn`` (a fork of a threaded server is unsafe) and their
+initializer solves a tiny level and runs the deadlock check once, so that numba's kernels
+are loaded before the first request (:meth:`SolverPool.start` waits for every worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import math
+import multiprocessing
+import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from sokoban.level import Level
+
+#: The level every worker solves at start-up (and the server checks).
+WARM_LEVEL = "#######\n#@ $ .#\n#.$   #\n#######"
+#: Seconds a worker may overrun its time limit (building tables for a large board)
+#: before the request is answered 503; the worker's slot stays taken until it ends.
+GRACE = 30.0
+
+
+class Busy(Exception):
+    """Every solver slot is taken: try again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def warm() -> None:
+    """Load the kernels: a ``fast`` solve of a tiny level and one deadlock check."""
+    from sokoban.solve import Limits, solve
+    from sokoban.solve.check import check
+
+    level = Level.from_xsb(WARM_LEVEL)
+    solve(level, "fast", Limits(time=60))
+    check(level)
+
+
+def _ready() -> bool:
+    # Holds its worker for a moment, so that each start-up task lands on its own process.
+    time.sleep(0.2)
+    return True
+
+
+def solve_task(text: str, method: str, time_limit: float, memory: int) -> dict[str, Any]:
+    """One solve in a worker: the answer as plain data (it crosses a process boundary)."""
+    from sokoban.solve import Limits, solve
+
+    level = Level.from_xsb(text)
+    started = time.perf_counter()
+    result = solve(level, method, Limits(time=time_limit, memory=memory))
+    solution = result.solution
+    return {
+        "status": result.status.value,
+        "lurd": solution.lurd() if solution is not None else None,
+        "moves": solution.moves if solution is not None else None,
+        "pushes": solution.pushes if solution is not None else None,
+        "optimal": bool(result.optimal and result.solved),
+        "seconds": round(time.perf_counter() - started, 4),
+        "message": result.message,
+        "method": method,
+    }
+
+
+Key = tuple[str, str, float]
+
+
+class SolverPool:
+    """``processes`` solver processes, ``queue`` more solves waiting, ``cache`` answers."""
+
+    def __init__(
+        self, processes: int, queue: int, cache: int, memory: int, warm: bool = True
+    ) -> None:
+        self.processes = processes
+        self.capacity = processes + queue
+        self.cache_size = cache
+        self.memory = memory
+        self.warm = warm
+        self.pending = 0
+        self._cache: collections.OrderedDict[Key, dict[str, Any]] = collections.OrderedDict()
+        self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self.hits = 0
+        self.misses = 0
+        self._generation = 0
+
+    def _new_executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        return concurrent.futures.ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=warm if self.warm else None,
+        )
+
+    def start(self) -> None:
+        """Start every worker and wait until each has loaded its kernels."""
+        self._executor = self._new_executor()
+        # Workers start on demand, one per task that finds none idle: one task per worker.
+        futures = [self._executor.submit(_ready) for _ in range(self.processes)]
+        for future in futures:
+            future.result()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def retry_after(self, time_limit: float) -> int:
+        """Seconds until a slot is likely free: the queue ahead, solved in parallel."""
+        return max(1, math.ceil(time_limit * self.pending / max(1, self.processes)))
+
+    async def solve(
+        self, level: Level, method: str, time_limit: float
+    ) -> tuple[dict[str, Any], bool]:
+        """Solve ``level`` (a valid level) in a worker; returns the answer and whether it came
+        from the cache. Raises :class:`Busy` when every slot is taken."""
+        key = (level.xsb(), method, float(time_limit))
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            self.hits += 1
+            return cached, True
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running), True
+        if self.pending >= self.capacity:
+            raise Busy(
+                f"all {self.capacity} solver slots are busy; try again shortly",
+                self.retry_after(time_limit),
+            )
+        if self._executor is None:
+            self._executor = self._new_executor()
+        self.misses += 1
+        loop = asyncio.get_running_loop()
+        self.pending += 1
+        try:
+            work = self._executor.submit(solve_task, key[0], method, time_limit, self.memory)
+        except BrokenProcessPool:
+            self.pending -= 1
+            self._restart()
+            raise Busy("the solver pool restarted; try again", 1) from None
+        generation = self._generation
+        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release, generation))
+        answer: asyncio.Future[dict[str, Any]] = asyncio.wrap_future(work)
+        self._running[key] = answer
+        try:
+            result = await asyncio.wait_for(asyncio.shield(answer), time_limit + GRACE)
+        except TimeoutError:
+            raise Busy("the solver did not answer in time; try again", 5) from None
+        except BrokenProcessPool:
+            self._restart()
+            raise Busy("a solver process died; try again", 1) from None
+        finally:
+            self._running.pop(key, None)
+        self._cache[key] = result
+        if len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return result, False
+
+    def _release(self, generation: int) -> None:
+        if generation == self._generation:  # slots of a pool since restarted are gone
+            self.pending -= 1
+
+    def _restart(self) -> None:
+        old, self._executor = self._executor, None
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        self.pending = 0
+        self._generation += 1
+        self._executor = self._new_executor()
+        for _ in range(self.processes):  # start and warm the new workers, without waiting
+            self._executor.submit(_ready)

@@ -1,0 +1,320 @@
+"""The web API through FastAPI's TestClient: every endpoint with good and bad input.
+
+One server for the module: a pool of one solver process, a temporary database.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx versions
+    from fastapi.testclient import TestClient
+
+from sokoban import Level
+from sokoban.web import Settings, create_app
+from sokoban.web.security import CSP
+
+CORRIDOR = "#######\n#@ $ .#\n#######"
+SQUARE = "#####\n#.  #\n# $ #\n#@$.#\n#####"
+FILE = f"; Two levels\n\nCorridor\n{CORRIDOR}\n\nSquare\nAuthor: Me\n{SQUARE}\n"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    folder = tmp_path_factory.mktemp("web")
+    levels = folder / "two.xsb"
+    levels.write_text(FILE)
+    settings = Settings(collections=(levels,), db=str(folder / "t.db"), solvers=1, queue=2)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def one_line_error(response: object, status: int) -> str:
+    assert response.status_code == status, response.text  # type: ignore[attr-defined]
+    detail = response.json()["detail"]  # type: ignore[attr-defined]
+    assert isinstance(detail, str) and detail and "\n" not in detail
+    assert "Traceback" not in detail
+    return detail
+
+
+# --- pages ------------------------------------------------------------------------------
+
+
+def test_page_and_every_response_carry_the_security_headers(client: TestClient) -> None:
+    for path in ("/", "/api/collections", "/api/levels/nope/1", "/docs", "/openapi.json"):
+        r = client.get(path)
+        assert r.headers["content-security-policy"] == CSP, path
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["x-frame-options"] == "DENY"
+    assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
+    assert client.get("/").headers["content-type"].startswith("text/html")
+
+
+def test_static_files_are_served_and_cacheable(client: TestClient) -> None:
+    r = client.get("/static/index.html?v=1")
+    assert r.status_code == 200 and "immutable" in r.headers["cache-control"]
+    bare = client.get("/static/index.html")
+    assert bare.headers["cache-control"] == "no-cache" and bare.headers["etag"]
+    again = client.get("/static/index.html", headers={"if-none-match": bare.headers["etag"]})
+    assert again.status_code == 304
+    assert client.head("/").status_code == 200
+    assert client.get("/static/no-such-file.js").status_code == 404
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_docs_page_loads_only_our_own_files(client: TestClient) -> None:
+    page = client.get("/docs").text
+    assert "/docs/apidocs.js" in page and "http" not in page.replace("/openapi.json", "")
+    assert client.get("/docs/apidocs.js").status_code == 200
+    assert client.get("/docs/other.js").status_code == 404
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/solve",
+        "/api/check",
+        "/api/verify",
+        "/api/parse",
+        "/api/levels",
+        "/api/rewind",
+        "/api/methods",
+        "/api/collections/{cid}",
+    ):
+        assert path in paths
+
+
+def test_health(client: TestClient) -> None:
+    assert client.get("/api/health").json()["solvers"] == 1
+
+
+# --- collections and levels ---------------------------------------------------------------
+
+
+def test_collections_list_builtin_then_files_then_mine(client: TestClient) -> None:
+    found = client.get("/api/collections").json()
+    assert [c["id"] for c in found] == ["builtin", "two", "mine"]
+    assert found[0]["count"] >= 30 and not found[0]["editable"]
+    assert found[1]["title"] == "Two levels" and found[1]["count"] == 2
+    assert found[2]["editable"]
+
+
+def test_collection_pages(client: TestClient) -> None:
+    page = client.get("/api/collections/builtin?offset=2&limit=3").json()
+    assert page["offset"] == 2 and [lv["index"] for lv in page["levels"]] == [3, 4, 5]
+    assert client.get("/api/collections/two").json()["count"] == 2
+    one_line_error(client.get("/api/collections/nope"), 404)
+    one_line_error(client.get("/api/collections/two?limit=0"), 422)
+    one_line_error(client.get("/api/collections/two?offset=-1"), 422)
+
+
+def test_level_as_json(client: TestClient) -> None:
+    level = client.get("/api/levels/two/2").json()
+    assert level["id"] == "two/2" and level["title"] == "Square"
+    assert level["metadata"] == {"Author": "Me"}
+    assert (level["width"], level["height"]) == (5, 5)
+    assert level["player"] == [3, 1]
+    assert sorted(level["boxes"]) == [[2, 2], [3, 2]]
+    assert sorted(level["goals"]) == [[1, 1], [3, 3]]
+    assert [1, 2] in level["floor"] and [0, 0] not in level["floor"]
+    assert Level.from_xsb(level["xsb"]) == Level.from_xsb(SQUARE)
+    assert level["solution"] is None and level["optimal"] is None
+
+
+def test_builtin_levels_carry_optimal_solutions(client: TestClient) -> None:
+    level = client.get("/api/levels/builtin/1").json()
+    assert level["solution"] and level["optimal"]["pushes"] > 0
+    check = client.post(
+        "/api/verify", json={"level": level["xsb"], "solution": level["solution"]}
+    ).json()
+    assert check["solved"] and check["pushes"] == level["optimal"]["pushes"]
+
+
+def test_unknown_levels(client: TestClient) -> None:
+    assert "numbers start at 1" in one_line_error(client.get("/api/levels/two/3"), 404)
+    one_line_error(client.get("/api/levels/two/0"), 422)
+    one_line_error(client.get("/api/levels/two/x"), 422)
+    one_line_error(client.get("/api/levels/nope/1"), 404)
+
+
+# --- solve ----------------------------------------------------------------------------------
+
+
+def test_solve_and_cache(client: TestClient) -> None:
+    body = {"level": SQUARE, "method": "astar", "time_limit": 5}
+    first = client.post("/api/solve", json=body).json()
+    assert first["status"] == "solved" and first["optimal"] and not first["cached"]
+    replayed = Level.from_xsb(SQUARE).replay(first["lurd"])
+    assert replayed.is_solved and first["pushes"] == replayed.metrics.pushes
+    again = client.post("/api/solve", json=body).json()
+    assert again["cached"] and again["lurd"] == first["lurd"]
+
+
+def test_solve_takes_the_json_form(client: TestClient) -> None:
+    level = client.get("/api/levels/two/1").json()
+    shape = {k: level[k] for k in ("width", "height", "walls", "goals", "boxes", "player")}
+    answer = client.post("/api/solve", json={"level": shape}).json()
+    assert answer["status"] == "solved" and answer["lurd"] == "rRR"
+
+
+def test_solve_unsolvable(client: TestClient) -> None:
+    answer = client.post(
+        "/api/solve", json={"level": "######\n#$  .#\n#@   #\n######", "method": "astar"}
+    ).json()
+    assert answer["status"] == "unsolvable" and answer["lurd"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"level": CORRIDOR, "method": "magic"}, "unknown method"),
+        ({"level": CORRIDOR, "time_limit": 31}, "less than or equal to 30"),
+        ({"level": CORRIDOR, "time_limit": 0}, "greater than 0"),
+        ({"level": "#####\n#@ .#\n#####"}, "no boxes"),
+        ({"level": "#####\n#@$.#\n#2(#\n"}, "line 3"),
+        ({"level": "hello"}, "no board rows"),
+        ({"level": "#" * 101 + "\n#@$.#"}, "100"),
+        (
+            {"level": {"width": 3, "height": 1, "walls": [], "goals": [], "boxes": [[0, 5]]}},
+            "off the 3 x 1 board",
+        ),
+        (
+            {"level": {"width": 3, "height": 1, "walls": [[0, 0]], "goals": [], "boxes": [[0, 0]]}},
+            "wall",
+        ),
+        ({"lvl": CORRIDOR}, "level"),
+        ({"level": CORRIDOR, "extra": 1}, "extra"),
+        ({"level": 5}, "level"),
+    ],
+)
+def test_solve_refuses_bad_requests(client: TestClient, body: dict, words: str) -> None:
+    assert words in one_line_error(client.post("/api/solve", json=body), 422)
+
+
+def test_malformed_and_oversized_bodies(client: TestClient) -> None:
+    one_line_error(
+        client.post("/api/solve", content=b"{", headers={"content-type": "application/json"}),
+        422,
+    )
+    one_line_error(client.post("/api/solve", content=b"x" * (2 << 20)), 413)
+    one_line_error(client.get("/api/nothing"), 404)
+    one_line_error(client.put("/api/solve", json={}), 405)
+
+
+def test_full_queue_answers_503_with_retry_after(client: TestClient) -> None:
+    pool = client.app.state.sokoban.pool  # type: ignore[attr-defined]
+    saved = pool.pending
+    pool.pending = pool.capacity  # every slot taken
+    try:
+        r = client.post("/api/solve", json={"level": "#######\n#@$  .#\n#######"})
+    finally:
+        pool.pending = saved
+    one_line_error(r, 503)
+    assert int(r.headers["retry-after"]) >= 1
+    # Answers already in the cache still come back when the queue is full.
+    pool.pending = pool.capacity
+    try:
+        r = client.post("/api/solve", json={"level": SQUARE, "method": "astar"})
+    finally:
+        pool.pending = saved
+    assert r.status_code == 200 and r.json()["cached"]
+
+
+def test_methods(client: TestClient) -> None:
+    methods = {m["name"]: m for m in client.get("/api/methods").json()}
+    assert methods["astar"]["optimal"] and methods["astar"]["optimises"] == "pushes"
+    assert "fast" in methods
+
+
+# --- check, verify, rewind -------------------------------------------------------------------
+
+
+def test_check(client: TestClient) -> None:
+    assert client.post("/api/check", json={"level": CORRIDOR}).json() == {
+        "dead": False,
+        "reason": None,
+        "dead_boxes": [],
+    }
+    dead = client.post("/api/check", json={"level": "######\n#$  .#\n#@   #\n######"}).json()
+    assert dead == {"dead": True, "reason": "dead square", "dead_boxes": [[1, 1]]}
+    assert "no player" in one_line_error(
+        client.post("/api/check", json={"level": "#####\n# $.#\n#####"}), 422
+    )
+
+
+def test_verify(client: TestClient) -> None:
+    ok = client.post("/api/verify", json={"level": CORRIDOR, "solution": "rRR"}).json()
+    assert ok == {
+        "solved": True,
+        "moves": 3,
+        "pushes": 2,
+        "box_lines": 1,
+        "box_changes": 1,
+        "pushing_sessions": 1,
+        "player_lines": 1,
+    }
+    part = client.post("/api/verify", json={"level": CORRIDOR, "solution": "r"}).json()
+    assert not part["solved"] and part["moves"] == 1
+    r = client.post("/api/verify", json={"level": CORRIDOR, "solution": "rRRR"})
+    assert "index 3" in one_line_error(r, 422) and r.json()["step"] == 3
+    assert "'x'" in one_line_error(
+        client.post("/api/verify", json={"level": CORRIDOR, "solution": "rx"}), 422
+    )
+
+
+def test_rewind_finds_the_last_solvable_step(client: TestClient) -> None:
+    level = "#######\n#     #\n# $  .#\n#@    #\n#######"
+    # Push the box up against the wall (dead), then walk about.
+    history = "rU" + "lr"
+    answer = client.post("/api/rewind", json={"level": level, "lurd": history}).json()
+    assert answer["steps"] == 1 and answer["lurd"] == "r" and answer["status"] == "solved"
+    assert Level.from_xsb(level).replay("r" + answer["solution"]).is_solved
+    whole = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "rR"}).json()
+    assert whole["steps"] == 2
+    r = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "l"})
+    assert r.json()["step"] == 0 and "wall" in one_line_error(r, 422)
+    long = client.post("/api/rewind", json={"level": CORRIDOR, "lurd": "50001(rl)"})
+    assert "over 100,000" in one_line_error(long, 422)
+
+
+# --- parse and save ------------------------------------------------------------------------
+
+
+def test_parse_reads_levels_and_reports_broken_ones(client: TestClient) -> None:
+    text = "; 1\n#####\n#@$.#\n#####\n\n; 2\n#2(#\n\n; 3\n5#|#@$.#|5#\n"
+    answer = client.post("/api/parse", json={"text": text}).json()
+    assert [lv["title"] for lv in answer["levels"]] == ["1", "3"]
+    assert answer["levels"][1]["id"] == "import/2"
+    assert answer["errors"] == [
+        {"line": 7, "message": "level 2: unclosed '(' in a board row at line 7: '#2(#'"}
+    ]
+    empty = client.post("/api/parse", json={"text": "hello"}).json()
+    assert empty["levels"] == [] and empty["errors"][0]["message"]
+    one_line_error(client.post("/api/parse", json={"text": 3}), 422)
+
+
+def test_save_keeps_levels_in_mine_and_titles_stay_text(client: TestClient) -> None:
+    hostile = "<script>alert(1)</script>"
+    saved = client.post("/api/levels", json={"level": SQUARE, "title": hostile})
+    assert saved.status_code == 201
+    level = saved.json()
+    assert level["collection"] == "mine" and level["title"] == hostile
+    assert client.get(f"/api/levels/mine/{level['index']}").json()["title"] == hostile
+    assert client.get("/api/levels/mine/1").headers["content-type"] == "application/json"
+    mine = [c for c in client.get("/api/collections").json() if c["id"] == "mine"][0]
+    assert mine["count"] == level["index"]
+    bad = client.post("/api/levels", json={"level": "#####\n#@ .#\n#####"})
+    assert "no boxes" in one_line_error(bad, 422)
+    one_line_error(client.post("/api/levels", json={"level": SQUARE, "title": "x" * 201}), 422)
+    one_line_error(client.get("/api/levels/mine/999"), 404)
+
+
+def test_saved_levels_survive_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "keep.db")
+    app = create_app(Settings(db=db, solvers=1, warm=False))
+    client = TestClient(app)  # no lifespan: no solver needed to save
+    client.post("/api/levels", json={"level": CORRIDOR, "title": "kept"})
+    again = TestClient(create_app(Settings(db=db, solvers=1, warm=False)))
+    assert again.get("/api/levels/mine/1").json()["title"] == "kept"

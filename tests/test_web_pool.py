@@ -1,0 +1,61 @@
+"""The solver pool on its own: the cache, shared running solves, the bound on slots, and
+recovery when a worker dies."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from sokoban import Level
+from sokoban.web.pool import Busy, SolverPool
+
+CORRIDOR = Level.from_xsb("#######\n#@ $ .#\n#######")
+OTHER = Level.from_xsb("#######\n#@$  .#\n#######")
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SolverPool]:
+    made = SolverPool(1, 1, cache=8, memory=256 << 20)
+    made.start()
+    yield made
+    made.close()
+
+
+def test_answers_are_cached_and_identical_running_solves_shared(pool: SolverPool) -> None:
+    async def run() -> list[tuple[dict[str, object], bool]]:
+        # Two identical requests at once: one solve, the second shares it.
+        return list(await asyncio.gather(*(pool.solve(CORRIDOR, "astar", 3) for _ in range(2))))
+
+    first, second = asyncio.run(run())
+    assert first[0]["lurd"] == "rRR" and not first[1] and second[1]
+    misses = pool.misses
+    again, cached = asyncio.run(pool.solve(CORRIDOR, "astar", 3))
+    assert cached and again == first[0] and pool.misses == misses
+    assert asyncio.run(pool.solve(CORRIDOR, "astar", 4))[1] is False  # another time limit
+
+
+def test_full_pool_refuses_at_once(pool: SolverPool) -> None:
+    pool.pending = pool.capacity
+    try:
+        started = time.perf_counter()
+        with pytest.raises(Busy) as refused:
+            asyncio.run(pool.solve(OTHER, "bfs", 5))
+        assert time.perf_counter() - started < 1 and refused.value.retry_after >= 1
+    finally:
+        pool.pending = 0
+
+
+def test_a_killed_worker_restarts_the_pool(pool: SolverPool) -> None:
+    assert pool._executor is not None
+    for pid in list(pool._executor._processes):  # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)
+    with pytest.raises(Busy, match="restarted|died"):
+        asyncio.run(pool.solve(OTHER, "fast", 3))
+    answer, _ = asyncio.run(pool.solve(OTHER, "fast", 3))
+    assert answer["status"] == "solved" and pool.pending == 0
