@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from public import PublicLevels
 
 from sokoban import Level
 from sokoban.cli import main
 from sokoban.solve import Limits, Status, _threads, solve
-from sokoban.xsb import load
 
 SMALL = Level.from_xsb("#######\n#@ $ .#\n# $ . #\n#    ##\n#######")
 
@@ -33,11 +33,11 @@ def test_fast_on_two_threads_solves_and_says_which_thread() -> None:
 
 
 def test_the_first_lane_to_solve_stops_the_others(
-    shared_levels: Path, monkeypatch: pytest.MonkeyPatch
+    public_levels: PublicLevels, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # XSokoban 1: greedy solves it in a fraction of a second; breadth-first search would
     # run for minutes, so a quick end means the winner stopped it.
-    level = load(shared_levels / "xsokoban.xsb")[0]
+    level = public_levels.level("xsokoban.xsb", 1)
     lanes = ((("greedy", {}, 1.0, None),), (("bfs", {}, 1.0, None),))
     monkeypatch.setattr(_threads, "LANES", lanes)
     start = time.perf_counter()

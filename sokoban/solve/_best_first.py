@@ -641,10 +641,10 @@ def _run_once(
 
 CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 #: The deadlock tests the best-first methods take: the two-box table and sub-searches of
-#: corral fences with the patterns they prove (on by default where no optimum is
-#: promised: 10-25% fewer expansions for 10-20% of the node rate, a level or two more at
-#: a limit; off for the optimal methods, where the cost outweighs the few expansions they
-#: save; see benchmarks/solver.md).
+#: corral fences with the patterns they prove (10-25% fewer expansions for 10-20% of the
+#: node rate, a level or two more at a limit; off by default for the optimal methods,
+#: where the cost outweighs the few expansions they save, and for fess and fast, which
+#: lose Microban 153 with it; see benchmarks/solver.md).
 DEADLOCK_OPTIONS = (
     Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
@@ -657,7 +657,7 @@ DEADLOCK_OPTIONS = (
     ),
 )
 
-#: The same for the methods that promise no optimum: corral deadlocks on.
+#: The same for greedy and weighted A*: corral deadlocks on.
 FAST_DEADLOCK_OPTIONS = (
     DEADLOCK_OPTIONS[0],
     dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from sokoban.level import Level
-from sokoban.solve._best_first import FAST_DEADLOCK_OPTIONS, astar, greedy
+from sokoban.solve._best_first import DEADLOCK_OPTIONS, astar, greedy
 from sokoban.solve._fess import fess
 from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
@@ -40,7 +40,7 @@ FAST_STAGES = (("greedy", 0.1, 50_000), ("fess", 0.75, 300_000), ("astar", 1.0, 
 @register(
     "fast",
     "greedy, then the feature-space search, then A*: the widest net at a limit",
-    options=(*FAST_DEADLOCK_OPTIONS, THREADS_OPTION),
+    options=(*DEADLOCK_OPTIONS, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any

@@ -35,8 +35,8 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import (
+    DEADLOCK_OPTIONS,
     EXPANDED,
-    FAST_DEADLOCK_OPTIONS,
     GENERATED,
     GOAL,
     NODES,
@@ -611,7 +611,8 @@ def interleave(
             slice_seconds = min(2.0, slice_seconds * 1.5)
             continue
         break
-    assert last is not None
+    if last is None:  # the limits were spent before the first turn
+        last = (_driver.Run(BUDGET, limit or "time", 0.0, 0), engines[0])
     run, engine = last
     seconds = time.perf_counter() - start
     total = _driver.Run(run.code if not limit else BUDGET, limit, seconds, 0)
@@ -640,7 +641,7 @@ FESS_KEYS = {
             multiple=True,
         ),
         Option("corrals", bool, True, "PI-corral pruning"),
-        *FAST_DEADLOCK_OPTIONS[1:],
+        *DEADLOCK_OPTIONS[1:],
     ),
 )
 def fess(
