@@ -1,10 +1,14 @@
 """Side by side: a method with and without a deadlock test, by default the two-box table
 (option ``pairs``, on by default), or with ``--compare corral_deadlocks`` the corral
-sub-searches (off by default; the table stays on in both runs).
+sub-searches (off by default; the table stays on in both runs), or with ``--compare
+learn --option corral_deadlocks=true`` the patterns those sub-searches leave (any boolean
+option of the method; ``--option NAME=VALUE`` sets others for both runs).
 
     .venv/bin/python benchmarks/bench_pairs.py -m astar -t 10 microban microban2
     .venv/bin/python benchmarks/bench_pairs.py -m fast -t 20 -l 1-30 xsokoban
     .venv/bin/python benchmarks/bench_pairs.py --compare corral_deadlocks -m astar microban2
+    .venv/bin/python benchmarks/bench_pairs.py --compare learn --option corral_deadlocks=true \
+        -m fess -t 30 -l 1-20 xsokoban
 
 Each level runs twice, table on and off, as neighbouring tasks on two worker processes, so
 both variants meet the same load. Prints per collection: levels solved, proven optimal,
@@ -55,19 +59,21 @@ def warm_up() -> None:
         solve(level, "fast", corral_deadlocks=corral_deadlocks)
 
 
-def run_one(task: tuple[str, int, str, str, float, str, bool]) -> dict[str, object]:
+def run_one(
+    task: tuple[str, int, str, str, float, str, bool, dict[str, object]],
+) -> dict[str, object]:
     """Solve one level (in a worker): table build time measured apart, then the solve."""
     from sokoban import Level
     from sokoban.solve import Limits, solve
     from sokoban.solve._board import Board
     from sokoban.solve._pairs import pair_table
 
-    file, number, xsb, method, seconds, option, pairs = task
+    file, number, xsb, method, seconds, option, pairs, base = task
     level = Level.from_xsb(xsb)
     start = time.perf_counter()
     table = pair_table(Board(level))[1] if option != "pairs" or pairs else None
     built = time.perf_counter() - start
-    result = solve(level, method, Limits(time=seconds), **{option: pairs})
+    result = solve(level, method, Limits(time=seconds), **{**base, option: pairs})
     return {
         "file": file,
         "level": number,
@@ -107,9 +113,13 @@ def main() -> None:
     parser.add_argument("-t", "--time-limit", type=float, default=10.0)
     parser.add_argument("-w", "--workers", type=int, default=2)
     parser.add_argument("-l", "--level", default=None, help="a level range such as 1-30")
-    parser.add_argument("--compare", default="pairs", choices=["pairs", "corral_deadlocks"])
+    parser.add_argument("--compare", default="pairs", help="a boolean option of the method")
+    parser.add_argument("--option", action="append", default=[], help="NAME=VALUE for both")
     args = parser.parse_args()
+    from sokoban.solve import METHODS, parse_option
     from sokoban.xsb import load
+
+    base = dict(parse_option(METHODS[args.method], text) for text in args.option)
 
     optima = known_optima()
     results = HERE / "results"
@@ -123,10 +133,11 @@ def main() -> None:
             xsb = collection[number - 1].xsb()
             for pairs in (True, False):
                 task = (path.name, number, xsb, args.method, args.time_limit, args.compare, pairs)
+                task += (base,)
                 tasks.append(task)
         with cf.ProcessPoolExecutor(args.workers, context, warm_up) as pool:
             rows = list(pool.map(run_one, tasks))
-        tag = "pairs" if args.compare == "pairs" else "corral"
+        tag = args.compare
         out = results / f"{tag}-{args.method}-{path.stem}.csv"
         with open(out, "w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, FIELDS)
@@ -140,7 +151,7 @@ def main() -> None:
         print(f"\n{path.name} ({len(tasks) // 2} levels), {args.method}, {args.time_limit} s")
         print(
             f"{args.compare} | solved | optimal | wrong | expanded | expanded (both solved)"
-            " | nodes/s | table s total | table s max | table KiB max"
+            " | search s (both solved) | nodes/s | table s total | table s max | table KiB max"
         )
         for p in (1, 0):
             mine = [r for r in rows if r["pairs"] == p]
@@ -151,11 +162,13 @@ def main() -> None:
             )
             expanded = sum(int(r["expanded"]) for r in mine)
             common = sum(int(r["expanded"]) for r in mine if r["level"] in both)
+            common_s = sum(float(r["search_seconds"]) for r in mine if r["level"] in both)
             seconds = sum(float(r["search_seconds"]) for r in mine)
             optimal = sum(int(r["optimal"]) for r in mine)
             print(
                 f"{'on' if p else 'off'} | {len(solved_by[p])} | {optimal}"
-                f" | {wrong} | {expanded:,} | {common:,} | {expanded / max(seconds, 1e-9):,.0f}"
+                f" | {wrong} | {expanded:,} | {common:,} | {common_s:.2f}"
+                f" | {expanded / max(seconds, 1e-9):,.0f}"
                 f" | {sum(float(r['table_seconds']) for r in mine):.3f}"
                 f" | {max(float(r['table_seconds']) for r in mine):.3f}"
                 f" | {max(int(r['table_bytes']) for r in mine) / 1024:.0f}"

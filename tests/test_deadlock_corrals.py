@@ -31,7 +31,8 @@ def corral_deadlock(lv: Level) -> bool:
     queue = np.zeros(board.n, np.int32)
     reach(board.player, occ, board.nbr, seen, 1, queue, queue.copy())
     scratch = new_scratch(board.n)
-    args = (board.boxes, board.player, -1, occ, seen, 1, search.kernel_board, scratch)
+    args = (board.boxes, board.player, -1, occ, seen, 1, search.kernel_board, search.learned)
+    args += (scratch,)
     return bool(corral_dead(*args))
 
 

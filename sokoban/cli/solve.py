@@ -49,7 +49,9 @@ method_options = click.option(
 )
 
 
-def parse_method_options(method: str, assignments: tuple[str, ...]) -> dict[str, Any]:
+def parse_method_options(
+    method: str, assignments: tuple[str, ...], hint: str = "'--option'"
+) -> dict[str, Any]:
     """The options of ``--option NAME=VALUE`` for ``method``, parsed by their types."""
     from sokoban.solve import METHODS, parse_option
 
@@ -58,7 +60,7 @@ def parse_method_options(method: str, assignments: tuple[str, ...]) -> dict[str,
         try:
             name, value = parse_option(METHODS[method], text)
         except SokobanError as error:
-            raise click.BadParameter(str(error), param_hint="'--option'") from None
+            raise click.BadParameter(str(error), param_hint=hint) from None
         options[name] = value
     return options
 
@@ -186,6 +188,12 @@ def _solve_many(
     default=None,
     help="Lower bound: min-cost matching of boxes to goals, or each box's nearest goal.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run the portfolio's searches side by side in this many threads (method fast).",
+)
 @method_options
 @workers_option(
     "Solve several levels on this many local processes (0: in this process, one at a time, "
@@ -202,6 +210,7 @@ def solve_command(
     memory_limit: float | None,
     weight: float | None,
     bound: str | None,
+    threads: int | None,
     assignments: tuple[str, ...],
     workers: int | None,
     scheduler: str | None,
@@ -221,6 +230,8 @@ def solve_command(
     _check_method(method)
     limits = _limits(time_limit, node_limit, memory_limit)
     options = _options(method, weight, bound, assignments)
+    if threads is not None:
+        options.update(parse_method_options(method, (f"threads={threads}",), "'--threads'"))
     collection = load_collection(file)
     if level is None and len(collection) > 1:
         raise click.UsageError(

@@ -29,7 +29,7 @@ from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import BOUND_MATCHING, BOUND_OPTION, BOUNDS, bound, matching, rematch
 from sokoban.solve._corral import pi_corral
-from sokoban.solve._corral_deadlock import corral_dead, new_memo, no_memo
+from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
@@ -70,8 +70,8 @@ class SearchBoard(NamedTuple):
     """The board as the best-first kernel takes it: the fields of
     :class:`~sokoban.solve._board.KernelBoard`, then the two-box deadlock table of
     :mod:`sokoban.solve._pairs` (``live``, ``pairs``, ``starts``, ``partners``; empty for
-    none) and the memo of :mod:`sokoban.solve._corral_deadlock` (``memo_keys``,
-    ``memo_boxes``, ``memo_player``, ``memo_verdict``; size 0 for none)."""
+    none). The corral memo and learned patterns travel apart
+    (:class:`~sokoban.solve._corral_deadlock.Learned`): searches of one level share them."""
 
     nbr: np.ndarray
     goal: np.ndarray
@@ -83,10 +83,6 @@ class SearchBoard(NamedTuple):
     pairs: np.ndarray
     starts: np.ndarray
     partners: np.ndarray
-    memo_keys: np.ndarray
-    memo_boxes: np.ndarray
-    memo_player: np.ndarray
-    memo_verdict: np.ndarray
 
 
 class Store(NamedTuple):
@@ -154,13 +150,15 @@ def tie(kind, h, g, m, width):
 
 
 @njit
-def expand_loop(board, store, table, queue, counters, params):
+def expand_loop(board, learned, store, table, queue, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
     needs more primary keys).
 
-    ``board``: a :class:`SearchBoard`; ``store``: a :class:`Store`;
+    ``board``: a :class:`SearchBoard`; ``learned``: the corral memo and deadlock patterns
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``store``: a
+    :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[10], slots :data:`P_BOUND` ...
     """
@@ -256,8 +254,9 @@ def expand_loop(board, store, table, queue, counters, params):
         # From the player's exact cell: the same region as the canonical cell, and the
         # walks to each push are the moves the solution will make.
         reach(nd_stand[node], occ, nbr, seen, mark, fifo, walk)
-        if corral_dead(
-            nd_boxes[node], nd_player[node], nd_last[node], occ, seen, mark, board, cscratch
+        last = nd_last[node]
+        if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
+            nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
         ):
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
@@ -336,7 +335,9 @@ def expand_loop(board, store, table, queue, counters, params):
                     occ[t] = -1
                     occ[b] = k
                     continue
-                if pair_dead(t, stand, occ, live, pairs, starts, partners):
+                if pair_dead(t, stand, occ, live, pairs, starts, partners) or matches(
+                    t, stand, occ, learned
+                ):
                     occ[t] = -1
                     occ[b] = k
                     continue
@@ -416,7 +417,9 @@ class Search:
     the methods that promise no optimum, and exhausting the search with them proves
     nothing); ``pairs``: two-box deadlocks from a table built here
     (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
-    (:mod:`sokoban.solve._corral_deadlock`).
+    (:mod:`sokoban.solve._corral_deadlock`), whose proofs are kept as deadlock patterns
+    when ``learn``; ``learned``: the memo and patterns to use (another search's of the same
+    level), else new ones.
     """
 
     def __init__(
@@ -432,6 +435,8 @@ class Search:
         tunnels: bool = False,
         pairs: bool = True,
         corral_deadlocks: bool = False,
+        learn: bool = True,
+        learned: Learned | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -445,8 +450,11 @@ class Search:
         two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
-        memo = new_memo() if corral_deadlocks else no_memo()
-        self.kernel_board = SearchBoard(*board.kernel_board(), *two_box, *memo)
+        self.kernel_board = SearchBoard(*board.kernel_board(), *two_box)
+        if learned is None:
+            learned = new_learned(board.n, learn=learn) if corral_deadlocks else no_learned()
+        #: The corral memo and the deadlock patterns learned (shareable between searches).
+        self.learned = learned
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         tunnels = tunnels and not exact
@@ -500,7 +508,7 @@ class Search:
 
     @property
     def nbytes(self) -> int:
-        arrays = [*self.store, self.table, *self.queue, *self.kernel_board]
+        arrays = [*self.store, self.table, *self.queue, *self.kernel_board, *self.learned]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -514,7 +522,13 @@ class Search:
     def step(self, budget: int) -> int:
         self.params[P_BUDGET] = budget
         code: int = expand_loop(
-            self.kernel_board, self.store, self.table, self.queue, self.counters, self.params
+            self.kernel_board,
+            self.learned,
+            self.store,
+            self.table,
+            self.queue,
+            self.counters,
+            self.params,
         )
         return code
 
@@ -598,8 +612,8 @@ def run_best_first(
     def rest(limit: float | int | None, used: float | int) -> Any:
         return None if limit is None else max(0, limit - used)
 
-    left = Limits(
-        rest(limits.time, spent.seconds), rest(limits.nodes, spent.expanded), limits.memory
+    left = dataclasses.replace(
+        limits, time=rest(limits.time, spent.seconds), nodes=rest(limits.nodes, spent.expanded)
     )
     search["tunnels"] = False
     again = _run_once(level, left, method, optimal, progress, **search)
@@ -627,11 +641,27 @@ def _run_once(
 
 CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
 #: The deadlock tests the best-first methods take: the two-box table and sub-searches of
-#: corral fences (off by default: they prune about 1% more positions and cost 5-10% of
-#: the node rate; see benchmarks/solver.md).
+#: corral fences with the patterns they prove (10-25% fewer expansions for 10-20% of the
+#: node rate, a level or two more at a limit; off by default for the optimal methods,
+#: where the cost outweighs the few expansions they save, and for fess and fast, which
+#: lose Microban 153 with it; see benchmarks/solver.md).
 DEADLOCK_OPTIONS = (
     Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
     Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
+    Option(
+        "learn",
+        bool,
+        True,
+        "keep each corral deadlock proved as a pattern checked on every later position"
+        " [corral_deadlocks]",
+    ),
+)
+
+#: The same for greedy and weighted A*: corral deadlocks on.
+FAST_DEADLOCK_OPTIONS = (
+    DEADLOCK_OPTIONS[0],
+    dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
+    DEADLOCK_OPTIONS[2],
 )
 
 
@@ -670,6 +700,7 @@ def astar(
         corrals=options["corrals"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -694,6 +725,7 @@ def moves(
         exact=True,
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -721,6 +753,7 @@ def bfs(
         corrals=options["corrals"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -730,7 +763,7 @@ TUNNELS_OPTION = Option("tunnels", bool, True, "tunnel macros (a box goes throug
 @register(
     "greedy",
     "best-first search on the lower bound alone: fast, not optimal",
-    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *DEADLOCK_OPTIONS),
+    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *FAST_DEADLOCK_OPTIONS),
 )
 def greedy(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
@@ -750,6 +783,7 @@ def greedy(
         tunnels=options["tunnels"],
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )
 
 
@@ -763,7 +797,7 @@ def greedy(
         dataclasses.replace(
             TUNNELS_OPTION, default=None, help=TUNNELS_OPTION.help + " [weight > 1]"
         ),
-        *DEADLOCK_OPTIONS,
+        *FAST_DEADLOCK_OPTIONS,
     ),
 )
 def wastar(
@@ -785,4 +819,5 @@ def wastar(
         tunnels=weight > 1.0 if tunnels is None else tunnels,
         pairs=options["pairs"],
         corral_deadlocks=options["corral_deadlocks"],
+        learn=options["learn"],
     )

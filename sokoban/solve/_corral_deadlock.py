@@ -1,22 +1,36 @@
 """Corral deadlocks: a region the player cannot reach whose fence boxes, alone on the
-board, can never all be pushed onto goals.
+board, can never all be pushed onto goals; and the deadlock patterns such proofs leave,
+kept for the rest of the search.
 
 Taking boxes away never makes a position harder: the pushes of any solution, the other
-boxes removed, still put the remaining boxes on goals. So when a small search over a
-subset of the boxes alone (the player walking through the removed ones) finds no way to
-put every box of the subset on a goal, the position is a deadlock. The subset tried here
-is the fence of each corral (the boxes next to a free area the player cannot reach) that
-is touched (a goal inside, or a fence box off its goal): closed diagonals, boxes walling
-in a goal, and groups that can only push each other into corners are caught this way.
+boxes removed, still put the remaining boxes on goals (goals left empty do not matter:
+the sub-problem asks only that its own boxes end on goals). So when a small search over
+a subset of the boxes alone (the player walking through the removed ones) finds no way
+to put every box of the subset on a goal, the position is a deadlock. The subset tried
+here is the fence of each corral (the boxes next to a free area the player cannot reach)
+that is touched (a goal inside, or a fence box off its goal): closed diagonals, boxes
+walling in a goal, and groups that can only push each other into corners are caught
+this way.
 
-The sub-search is exhaustive within :data:`MAX_STATES` states (past that it proves
-nothing), prunes only by sound tests (dead squares, freeze deadlocks among the subset,
-the two-box table), and compares whole states, never hashes alone. Verdicts are
-remembered in a direct-mapped memo (keys and whole states, kept between kernel calls):
-the same corral recurs in many positions that differ elsewhere.
+The sub-search is exhaustive within a budget of states (past it, it proves nothing; a
+corral met again is searched with twice the budget, up to :data:`MAX_BUDGET`, as
+Festival does), prunes only by sound tests (dead squares, freeze deadlocks among the
+subset, the two-box table), and compares whole states, never hashes alone. Verdicts are
+remembered in a direct-mapped memo by fence and player region.
+
+A proof is a *pattern*: those boxes, with the player anywhere in the region it had among
+them alone. Any later position that has a box on each of the pattern's cells and the
+player on a cell of that region is dead by the same argument (its extra boxes only make
+it harder, and the player's region among the pattern's boxes alone is the one proved).
+Patterns are indexed by each of their cells, so a child looks only at the patterns that
+hold the cell its box was pushed to (Rolling Stone's pattern search, YASS's dynamic
+deadlock sets). All of it lives in a :class:`Learned` bundle kept between kernel calls
+and shared by the searches of one level that run by turns (never by threads at once).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,37 +41,100 @@ from sokoban.solve._reach import reach
 
 #: Smallest and largest fence searched.
 MIN_FENCE, MAX_FENCE = 3, 8
-#: States a sub-search may store before giving up (proving nothing).
-MAX_STATES = 512
+#: States a first sub-search may store before giving up (proving nothing), and the most a
+#: repeated one may (the budget doubles each time the same corral is met again).
+FIRST_BUDGET, MAX_BUDGET = 512, 8192
 #: Memo entries (a power of two).
 MEMO_SIZE = 1 << 14
-#: Memo verdicts.
-UNKNOWN, ALIVE, DEAD = 0, 1, 2
+#: Patterns kept at most (later proofs still prune, but are not kept).
+MAX_PATTERNS = 1 << 14
+#: Sub-search verdicts and memo entries: none; alive (or the player got into the corral:
+#: searching on would mostly solve a small puzzle the long way); dead; out of budget.
+UNKNOWN, ALIVE, DEAD, OVER = 0, 1, 2, 3
+#: Slots of :attr:`Learned.counts`: patterns kept, index entries used, positions pruned by
+#: a pattern, sub-searches run, of which proved dead, ran out of budget, were repeats;
+#: states the sub-searches stored, positions checked.
+PATTERNS, ENTRIES, MATCHES, SEARCHES, PROVED, OVERS, RETRIES, STATES, CALLS = range(9)
+#: Slots of :attr:`Learned.settings`: keep patterns (0/1), the largest budget, the states
+#: the sub-searches may store per position checked, on average (0: no limit).
+S_LEARN, S_MAX_BUDGET, S_RATIO = 0, 1, 2
+#: States the sub-searches may store before the average above applies.
+FREE_STATES = 32 * FIRST_BUDGET
+#: The default of that average.
+STATES_PER_POSITION = 0
 
 
-def new_memo(size: int = MEMO_SIZE) -> tuple[np.ndarray, ...]:
-    """An empty memo: keys uint64[size], boxes int16[size, MAX_FENCE] (-1 padded), player
-    int32[size], verdict uint8[size] (:data:`UNKNOWN` where empty)."""
-    return (
-        np.zeros(size, np.uint64),
-        np.full((size, MAX_FENCE), -1, np.int16),
-        np.zeros(size, np.int32),
-        np.zeros(size, np.uint8),
+class Learned(NamedTuple):
+    """What the corral sub-searches found on one level, kept between kernel calls.
+
+    The memo (direct-mapped, :data:`MEMO_SIZE`): ``memo_key`` uint64, ``memo_boxes``
+    int16[., MAX_FENCE] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
+    alone), ``memo_verdict`` uint8 (:data:`UNKNOWN` where empty), ``memo_budget`` int32
+    (states the last search of that entry might store). The patterns: ``boxes``
+    int16[p, MAX_FENCE] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
+    ``c // 64``: the player may stand on cell ``c``), indexed per cell by ``head``
+    int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * MAX_FENCE] (the next
+    entry of the same cell, the pattern of the entry). ``counts`` int64[10], slots
+    :data:`PATTERNS` ...; ``settings`` int64[3], slots :data:`S_LEARN` ... A memo of size
+    0 means the check is off."""
+
+    memo_key: np.ndarray
+    memo_boxes: np.ndarray
+    memo_player: np.ndarray
+    memo_verdict: np.ndarray
+    memo_budget: np.ndarray
+    boxes: np.ndarray
+    region: np.ndarray
+    head: np.ndarray
+    link: np.ndarray
+    owner: np.ndarray
+    counts: np.ndarray
+    settings: np.ndarray
+
+
+def new_learned(
+    n: int,
+    *,
+    learn: bool = True,
+    memo: int = MEMO_SIZE,
+    patterns: int = MAX_PATTERNS,
+    max_budget: int = MAX_BUDGET,
+    ratio: int = STATES_PER_POSITION,
+) -> Learned:
+    """An empty :class:`Learned` for a board of ``n`` floor cells; ``learn``: keep the
+    patterns (else only the memo remembers); ``max_budget``: the largest sub-search
+    (:data:`FIRST_BUDGET` or more: no repeats)."""
+    words = (n + 63) // 64
+    p = patterns if learn else 0
+    return Learned(
+        np.zeros(memo, np.uint64),
+        np.full((memo, MAX_FENCE), -1, np.int16),
+        np.zeros(memo, np.int32),
+        np.zeros(memo, np.uint8),
+        np.zeros(memo, np.int32),
+        np.full((p, MAX_FENCE), -1, np.int16),
+        np.zeros((p, words), np.uint64),
+        np.full(n if learn else 0, -1, np.int32),
+        np.full(p * MAX_FENCE, -1, np.int32),
+        np.full(p * MAX_FENCE, -1, np.int32),
+        np.zeros(10, np.int64),
+        np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio], np.int64),
     )
 
 
-def no_memo() -> tuple[np.ndarray, ...]:
-    """A memo of size 0: corral deadlocks are not looked for."""
-    return new_memo(0)
+def no_learned() -> Learned:
+    """A :class:`Learned` of size 0: corral deadlocks are not looked for."""
+    return new_learned(0, learn=False, memo=0)
 
 
 @njit
 def new_scratch(n):
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
-    int32[n], stack uint8[n], states int16[MAX_STATES + 1, MAX_FENCE], splayer
-    int32[MAX_STATES + 1], stable int32[4 * MAX_STATES], marks int64[2], swalk int32[n]
-    (walk lengths, unused)."""
+    int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, MAX_FENCE], splayer
+    int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET] (all -1 between sub-searches),
+    marks int64[2], swalk int32[n] (walk lengths, unused), sslot int32[MAX_BUDGET + 1]
+    (the slots of ``stable`` a sub-search used)."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -67,11 +144,12 @@ def new_scratch(n):
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
         np.zeros(n, np.uint8),
-        np.zeros((MAX_STATES + 1, MAX_FENCE), np.int16),
-        np.zeros(MAX_STATES + 1, np.int32),
-        np.full(4 * MAX_STATES, -1, np.int32),
+        np.zeros((MAX_BUDGET + 1, MAX_FENCE), np.int16),
+        np.zeros(MAX_BUDGET + 1, np.int32),
+        np.full(4 * MAX_BUDGET, -1, np.int32),
         np.zeros(2, np.int64),
         np.zeros(n, np.int32),
+        np.zeros(MAX_BUDGET + 1, np.int32),
     )
 
 
@@ -84,8 +162,9 @@ def _key(boxes, k, player, zbox, zplayer):
 
 
 @njit
-def _store(states, splayer, stable, count, boxes, k, player, key):
-    """Add the state unless stored: returns the new count, or -1 when it was there."""
+def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
+    """Add the state unless stored (its slot of ``stable`` listed in ``sslot``): returns
+    the new count, or -1 when it was there."""
     mask = stable.shape[0] - 1
     i = np.int64(key & np.uint64(mask))
     while True:
@@ -102,6 +181,7 @@ def _store(states, splayer, stable, count, boxes, k, player, key):
                 return -1
         i = (i + 1) & mask
     stable[i] = count
+    sslot[count] = i
     for j in range(k):
         states[count, j] = boxes[j]
     splayer[count] = player
@@ -109,26 +189,26 @@ def _store(states, splayer, stable, count, boxes, k, player, key):
 
 
 @njit
-def _solvable(start, k, player, ncells, board, scratch):
+def _solvable(start, k, player, ncells, budget, board, scratch):
     """Whether boxes ``start[:k]`` (sorted int16) alone can all be pushed onto goals from
-    ``player`` (a canonical cell): :data:`ALIVE`, :data:`DEAD`, or :data:`UNKNOWN` when
-    the search outgrew :data:`MAX_STATES` or the player got into the corral (its cells
-    are ``scratch``'s ``cells[:ncells]``): an open corral is rarely a deadlock, and
-    searching on would mostly solve a small puzzle the long way. ``board``: as for
+    ``player`` (a canonical cell): :data:`ALIVE` (also when the player got into the
+    corral, whose cells are ``scratch``'s ``cells[:ncells]``), :data:`DEAD`, or
+    :data:`OVER` when the search outgrew ``budget`` states (a power of two at most
+    :data:`MAX_BUDGET`); and the states it stored. ``board``: as for
     :func:`corral_dead`."""
     nbr, goal, dead, zbox, zplayer = board.nbr, board.goal, board.dead, board.zbox, board.zplayer
     live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
-    states, splayer, stable, marks, swalk = scratch[8:]
+    states, splayer, stable_all, marks, swalk, sslot = scratch[8:]
     solved = True
     for i in range(k):
         if not goal[start[i]]:
             solved = False
     if solved:
-        return ALIVE
-    stable[:] = -1
+        return ALIVE, 0
+    stable = stable_all[: 4 * budget]
     key = _key(start, k, player, zbox, zplayer)
-    count = _store(states, splayer, stable, 0, start, k, player, key)
+    count = _store(states, splayer, stable, sslot, 0, start, k, player, key)
     child = np.empty(MAX_FENCE, np.int16)
     head = 0
     verdict = DEAD
@@ -142,7 +222,7 @@ def _solvable(start, k, player, ncells, board, scratch):
         head += 1
         for i in range(ncells):
             if sseen[cells[i]] == here:
-                verdict = UNKNOWN
+                verdict = ALIVE
                 break
         for i in range(k):
             if verdict != DEAD:
@@ -186,22 +266,88 @@ def _solvable(start, k, player, ncells, board, scratch):
                 if done:
                     verdict = ALIVE
                     break
-                if count >= MAX_STATES:
-                    verdict = UNKNOWN
+                if count >= budget:
+                    verdict = OVER
                     break
                 key = _key(child, k, canon, zbox, zplayer)
-                added = _store(states, splayer, stable, count, child, k, canon, key)
+                added = _store(states, splayer, stable, sslot, count, child, k, canon, key)
                 if added >= 0:
                     count = added
         for i in range(k):
             socc[boxes[i]] = -1
-    return verdict
+    for i in range(count):
+        stable[sslot[i]] = -1  # empty again for the next sub-search
+    return verdict, count
 
 
 @njit
-def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
+def matches(cell, player, occ, learned):
+    """Whether a kept pattern with a box on ``cell`` has a box on each of its cells in
+    ``occ`` (int32[n], box index or -1) and holds ``player`` (a free cell the player
+    reaches) in its region: the position is then dead."""
+    head = learned.head
+    if head.shape[0] == 0:
+        return False
+    pboxes, region, nxt, owner = learned.boxes, learned.region, learned.link, learned.owner
+    bit = np.uint64(1) << np.uint64(player & 63)
+    word = player >> 6
+    e = head[cell]
+    while e >= 0:
+        p = owner[e]
+        if region[p, word] & bit:
+            hit = True
+            for i in range(MAX_FENCE):
+                c = pboxes[p, i]
+                if c < 0:
+                    break
+                if occ[c] < 0:
+                    hit = False
+                    break
+            if hit:
+                learned.counts[MATCHES] += 1
+                return True
+        e = nxt[e]
+    return False
+
+
+@njit
+def _keep(fence, size, canon, nbr, learned, scratch):
+    """Keep the proof that boxes ``fence[:size]`` alone with the player on ``canon`` are
+    dead as a pattern (unless the store is full)."""
+    counts = learned.counts
+    p = counts[PATTERNS]
+    if p >= learned.boxes.shape[0]:
+        return
+    socc, sseen, squeue = scratch[2], scratch[3], scratch[4]
+    marks, swalk = scratch[11], scratch[12]
+    for i in range(size):
+        socc[fence[i]] = i
+    marks[1] += 1
+    here = np.int32(marks[1])
+    reach(canon, socc, nbr, sseen, here, squeue, swalk)
+    for i in range(size):
+        socc[fence[i]] = -1
+    region = learned.region
+    region[p, :] = 0
+    for c in range(nbr.shape[0]):
+        if sseen[c] == here:
+            region[p, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    e = counts[ENTRIES]
+    for i in range(size):
+        learned.boxes[p, i] = fence[i]
+        learned.owner[e] = p
+        learned.link[e] = learned.head[fence[i]]
+        learned.head[fence[i]] = e
+        e += 1
+    counts[ENTRIES] = e
+    counts[PATTERNS] = p + 1
+
+
+@njit
+def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     """Whether some touched corral next to the box on ``last`` is a deadlock (see the
-    module); every corral when ``last`` is -1.
+    module); every corral when ``last`` is -1. A corral proved dead is kept as a pattern
+    in ``learned`` (when it keeps them).
 
     Only corrals next to the box pushed last need a look: any other corral had the same
     fence before the push and, in the sub-problem of its fence, the player in the same
@@ -209,17 +355,22 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
 
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
-    search kernel's :class:`sokoban.solve._best_first.SearchBoard` (its memo from
-    :func:`new_memo`, size 0: nothing is looked for); ``scratch``: :func:`new_scratch`
-    (corral ids grow in its ``marks[0]``).
+    search kernel's :class:`sokoban.solve._best_first.SearchBoard`; ``learned``: a
+    :class:`Learned` (memo of size 0: nothing is looked for); ``scratch``:
+    :func:`new_scratch` (corral ids grow in its ``marks[0]``).
     """
     nbr, goal, zbox, zplayer = board.nbr, board.goal, board.zbox, board.zplayer
-    mkeys, mboxes, mplayer = board.memo_keys, board.memo_boxes, board.memo_player
-    mverdict = board.memo_verdict
+    mkeys, mboxes, mplayer = learned.memo_key, learned.memo_boxes, learned.memo_player
+    mverdict, mbudget = learned.memo_verdict, learned.memo_budget
     if mkeys.shape[0] == 0:
         return False
+    counts = learned.counts
+    counts[CALLS] += 1
+    max_budget = learned.settings[S_MAX_BUDGET]
+    ratio = learned.settings[S_RATIO]
+    keep = learned.settings[S_LEARN] != 0
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
-    states, splayer, stable, marks, swalk = scratch[8:]
+    marks, swalk = scratch[11], scratch[12]
     nb = boxes.shape[0]
     fence = np.empty(MAX_FENCE, np.int16)
     msize = mkeys.shape[0]
@@ -261,6 +412,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
                         comp[x] = cid
                         cells[tail] = x
                         tail += 1
+                if too_big:
+                    break  # no need to see the rest of a corral not searched
             off_goal = False
             for i in range(min(size, MAX_FENCE)):
                 socc[fence[i]] = -1
@@ -296,6 +449,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
             key = _key(fence, size, canon, zbox, zplayer) ^ np.uint64(size)
             slot = np.int64(key & np.uint64(msize - 1))
             verdict = UNKNOWN
+            budget = 0
             if mverdict[slot] != UNKNOWN and mkeys[slot] == key and mplayer[slot] == canon:
                 same = True
                 for i in range(MAX_FENCE):
@@ -305,15 +459,35 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, scratch):
                         break
                 if same:
                     verdict = mverdict[slot]
-            if verdict == UNKNOWN:
-                verdict = _solvable(fence, size, canon, tail, board, scratch)
-                if verdict == UNKNOWN:
-                    verdict = ALIVE  # proves nothing; remembered so as not to search again
+                    budget = mbudget[slot]
+            if verdict == OVER and 2 * budget <= max_budget:
+                counts[RETRIES] += 1
+                verdict = UNKNOWN  # met again: search with twice the budget
+                budget *= 2
+            elif verdict == UNKNOWN:
+                budget = FIRST_BUDGET
+            else:
+                budget = -1  # decided, or out of budget for good
+            if budget > 0 and ratio > 0:
+                if counts[STATES] > ratio * counts[CALLS] + FREE_STATES:
+                    budget = -1  # over the average: leave this corral for now
+                    verdict = UNKNOWN
+            if budget > 0:
+                counts[SEARCHES] += 1
+                verdict, used = _solvable(fence, size, canon, tail, budget, board, scratch)
+                counts[STATES] += used
+                if verdict == OVER:
+                    counts[OVERS] += 1
                 mkeys[slot] = key
                 mplayer[slot] = canon
                 mverdict[slot] = verdict
+                mbudget[slot] = budget
                 for i in range(MAX_FENCE):
                     mboxes[slot, i] = fence[i] if i < size else -1
+                if verdict == DEAD:
+                    counts[PROVED] += 1
+                    if keep:
+                        _keep(fence, size, canon, nbr, learned, scratch)
             if verdict == DEAD:
                 return True
     return False

@@ -34,6 +34,7 @@ LIMIT_STATUS = {
     "time": Status.TIME_LIMIT,
     "nodes": Status.NODE_LIMIT,
     "memory": Status.MEMORY_LIMIT,
+    "stop": Status.TIME_LIMIT,
 }
 #: Expansions of the first kernel call; the driver adapts the budget from there.
 FIRST_BUDGET = 256
@@ -68,7 +69,8 @@ class Search(Protocol):
 @dataclasses.dataclass(frozen=True)
 class Run:
     """How a run of the driver ended: :data:`SOLVED`, :data:`EXHAUSTED`, or
-    :data:`BUDGET` with the limit that stopped it (``"time"``, ``"nodes"``, ``"memory"``);
+    :data:`BUDGET` with the limit that stopped it (``"time"``, ``"nodes"``, ``"memory"``,
+    ``"stop"``: :attr:`Limits.stop` was set);
     its seconds and the most bytes the arrays took."""
 
     code: int
@@ -97,6 +99,9 @@ def drive(search: Search, limits: Limits, progress: ProgressCallback | None = No
         elapsed = time.perf_counter() - start
         if limits.time is not None and elapsed >= limits.time:
             limit = "time"
+            break
+        if limits.stop is not None and limits.stop.is_set():
+            limit = "stop"
             break
         expanded = search.expanded
         if limits.nodes is not None and expanded >= limits.nodes:
@@ -161,8 +166,11 @@ def result(
 def stopped(
     method: str, limit: str, stats: SearchStats, lower_bound: int | None = None
 ) -> SolveResult:
-    """The result of a search stopped by ``limit`` (``"time"``, ``"nodes"``, ``"memory"``)."""
+    """The result of a search stopped by ``limit`` (``"time"``, ``"nodes"``, ``"memory"``,
+    ``"stop"``)."""
     message = f"stopped by the {limit} limit"
+    if limit == "stop":
+        message = "stopped: another search ended first"
     return SolveResult(LIMIT_STATUS[limit], None, method, False, stats, message, lower_bound)
 
 

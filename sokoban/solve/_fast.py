@@ -9,9 +9,11 @@ from typing import Any
 from sokoban.level import Level
 from sokoban.solve._best_first import DEADLOCK_OPTIONS, astar, greedy
 from sokoban.solve._fess import fess
+from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
     METHODS,
     Limits,
+    Option,
     ProgressCallback,
     SearchStats,
     SolveResult,
@@ -20,6 +22,14 @@ from sokoban.solve.types import (
     register,
 )
 
+THREADS_OPTION = Option(
+    "threads",
+    int,
+    1,
+    "run the portfolio's searches side by side in this many threads (one per core)",
+    minimum=1,
+    maximum=MAX_THREADS,
+)
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
 #: may have used by its end, its node budget when there are no limits at all, and its
 #: options (the deadlock options of ``fast`` go to greedy and A*). Greedy search settles
@@ -40,7 +50,7 @@ FAST_ASTAR_BOXES = 10
 @register(
     "fast",
     "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
-    options=DEADLOCK_OPTIONS,
+    options=(*DEADLOCK_OPTIONS, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
@@ -51,7 +61,10 @@ def fast(
     feature-space search without packing macros (:data:`FAST_STAGES_BIG`): the methods
     fail on different levels. The
     result names the stage that ended it in its message; it is optimal when A* found it.
-    The deadlock options go to the greedy and A* stages."""
+    The deadlock options go to every stage that takes them. With ``threads`` > 1 the
+    stages run side by side instead (:func:`sokoban.solve._threads.race`)."""
+    if options["threads"] > 1:
+        return race(level, limits, progress, options.pop("threads"), "fast", **options)
     methods = {"greedy": greedy, "fess": fess, "astar": astar}
     stages = FAST_STAGES if len(level.boxes) <= FAST_ASTAR_BOXES else FAST_STAGES_BIG
     spent = SearchStats()
@@ -63,7 +76,8 @@ def fast(
             stage = Limits(None, max(0, int(limits.nodes * share) - spent.expanded), limits.memory)
         else:
             stage = Limits(None, budget, limits.memory)
-        extra = fixed if name == "fess" else {**options, **fixed}
+        taken = {option.name for option in METHODS[name].options}
+        extra = {key: value for key, value in options.items() if key in taken} | fixed
         result = methods[name](level, stage, progress, **check_options(METHODS[name], extra))
         spent = spent + result.stats
         if result.status in (Status.SOLVED, Status.UNSOLVABLE, Status.MEMORY_LIMIT):

@@ -828,13 +828,18 @@ def interleave(
                     limit = "nodes"
                     break
                 nodes = engine.expanded + left
-            run = engine.run(Limits(turn, nodes, share), report)
+            # The limits as given (their stop flag too), this turn's time, nodes and memory.
+            turn_limits = dataclasses.replace(limits, time=turn, nodes=nodes, memory=share)
+            run = engine.run(turn_limits, report)
             expanded[id(engine)] = engine.expanded
             generated[id(engine)] = int(engine.counters[GENERATED])
             last = (run, engine)
             if run.code in (SOLVED, EXHAUSTED) and not run.limit:
                 limit = ""
                 live = []
+                break
+            if run.limit == "stop":
+                limit = "stop"
                 break
             if run.limit == "memory":
                 live.remove(engine)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Protocol
 
@@ -40,7 +41,9 @@ DEFAULT_MEMORY = 2 << 30
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """Where a search stops: seconds of wall time, expanded nodes, bytes of search memory.
+    """Where a search stops: seconds of wall time, expanded nodes, bytes of search memory,
+    and ``stop``: an event another thread sets to stop the search (between kernel calls,
+    within about 50 ms; it then ends as if by its time limit).
 
     ``None`` means no limit (memory then defaults to :data:`DEFAULT_MEMORY`).
     """
@@ -48,6 +51,7 @@ class Limits:
     time: float | None = None
     nodes: int | None = None
     memory: int | None = None
+    stop: threading.Event | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         for name in ("time", "nodes", "memory"):
