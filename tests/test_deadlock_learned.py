@@ -171,7 +171,7 @@ def test_searches_with_patterns_solve_what_the_plain_search_solves() -> None:
         best = plain.solution.pushes if plain.solved else None
         if checked < 2:
             assert naive.fewest_pushes(lv) == best
-        for method in ("astar", "greedy", "fess"):
+        for method in ("astar", "greedy"):  # fess has no corral-deadlock option
             result = solve(lv, method, corral_deadlocks=True)
             if best is None:
                 assert result.status is Status.UNSOLVABLE, (method, lv.xsb())
