@@ -609,6 +609,9 @@ class RaceRecords:
     def __init__(self, store: Store) -> None:
         self.engine = store.engine
         self.notify = not store.is_sqlite
+        #: Row locks (SELECT ... FOR UPDATE): PostgreSQL's; SQLite has one writer at a time,
+        #: and a read before the first write there would only risk a stale snapshot.
+        self.lock_rows = not store.is_sqlite
 
     def _changed(self, conn: Connection, race_id: int, code: str) -> None:
         conn.execute(
@@ -805,6 +808,11 @@ class RaceRecords:
         if finished:
             values["finished_at"] = at
         with self.engine.begin() as conn:
+            # Finishes of one race take turns (the race row locked on PostgreSQL; SQLite has
+            # one writer): two racers finishing at once on two server processes would each
+            # count the other as still running, and the race would never close.
+            if self.lock_rows:
+                conn.execute(sa.select(races.c.id).where(races.c.id == race.id).with_for_update())
             done = conn.execute(
                 race_players.update()
                 .where(

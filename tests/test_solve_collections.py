@@ -70,25 +70,36 @@ def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
 
 def test_fast_portfolio_falls_back_to_astar(monkeypatch: pytest.MonkeyPatch) -> None:
     # When greedy search and the feature-space search give up, the fast method's A* stage
-    # solves the level (Microban 146, 14 pushes) and says so.
+    # solves a level of at most FAST_ASTAR_BOXES boxes (Microban 10, 21 pushes) and says so;
+    # on a bigger level (Microban 146, 12 boxes) the last stage is fess without macros.
     from sokoban.solve import _fast
+
+    calls: list[tuple[str, dict[str, object]]] = []
 
     def gives_up(name: str) -> object:
         def method(
             level: object, limits: Limits, progress: object, **options: object
         ) -> SolveResult:
+            calls.append((name, options))
             return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.5))
 
         return method
 
     monkeypatch.setattr(_fast, "greedy", gives_up("greedy"))
     monkeypatch.setattr(_fast, "fess", gives_up("fess"))
-    level = _collection("microban.xsb")[145]
+    level = _collection("microban.xsb")[9]
+    assert len(level.boxes) <= _fast.FAST_ASTAR_BOXES
     result = solve(level, "fast", Limits(time=60))  # room for a first compilation
     assert result.status is Status.SOLVED and result.method == "fast"
-    assert result.solution is not None and result.solution.pushes == 14
+    assert result.solution is not None and result.solution.pushes == 21
     assert result.message.startswith("astar") and result.stats.expanded > 2
     assert result.stats.seconds >= 1.0  # the stages' seconds add up
+    calls.clear()
+    big = _collection("microban.xsb")[145]
+    assert len(big.boxes) > _fast.FAST_ASTAR_BOXES
+    result = solve(big, "fast", Limits(time=10))
+    assert [name for name, _ in calls] == ["greedy", "fess", "fess"]
+    assert calls[-1][1]["macros"] is False and result.message.startswith("fess")
 
 
 @pytest.mark.parametrize(("number", "stage"), [(146, "fess"), (1, "greedy")])
