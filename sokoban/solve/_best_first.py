@@ -657,6 +657,12 @@ DEADLOCK_OPTIONS = (
     ),
 )
 
+
+def _deadlocks(options: dict[str, Any]) -> dict[str, Any]:
+    """The values of :data:`DEADLOCK_OPTIONS` among a method's checked options."""
+    return {option.name: options[option.name] for option in DEADLOCK_OPTIONS}
+
+
 #: The same for greedy and weighted A*: corral deadlocks on.
 FAST_DEADLOCK_OPTIONS = (
     DEADLOCK_OPTIONS[0],
@@ -698,9 +704,7 @@ def astar(
         bound=options["bound"],
         tiebreak=options["ties"],
         corrals=options["corrals"],
-        pairs=options["pairs"],
-        corral_deadlocks=options["corral_deadlocks"],
-        learn=options["learn"],
+        **_deadlocks(options),
     )
 
 
@@ -723,9 +727,7 @@ def moves(
         progress,
         bound=options["bound"],
         exact=True,
-        pairs=options["pairs"],
-        corral_deadlocks=options["corral_deadlocks"],
-        learn=options["learn"],
+        **_deadlocks(options),
     )
 
 
@@ -751,9 +753,7 @@ def bfs(
         wh=0,
         tiebreak="none",
         corrals=options["corrals"],
-        pairs=options["pairs"],
-        corral_deadlocks=options["corral_deadlocks"],
-        learn=options["learn"],
+        **_deadlocks(options),
     )
 
 
@@ -781,9 +781,7 @@ def greedy(
         tiebreak="none",
         corrals=options["corrals"],
         tunnels=options["tunnels"],
-        pairs=options["pairs"],
-        corral_deadlocks=options["corral_deadlocks"],
-        learn=options["learn"],
+        **_deadlocks(options),
     )
 
 
@@ -817,7 +815,5 @@ def wastar(
         wh=round(4 * weight),
         corrals=options["corrals"],
         tunnels=weight > 1.0 if tunnels is None else tunnels,
-        pairs=options["pairs"],
-        corral_deadlocks=options["corral_deadlocks"],
-        learn=options["learn"],
+        **_deadlocks(options),
     )

@@ -10,8 +10,10 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+/** One JSON request: `extra` headers (a Bearer token), the answer's JSON, or an ApiError
+ * with the server's one-line reason. Shared with compete-api.js. */
+export async function request(method, path, body, extra = {}) {
+  const init = { method, headers: { Accept: "application/json", ...extra } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -35,10 +37,13 @@ async function call(method, path, body) {
       reason = data.detail.map((d) => (typeof d === "string" ? d : d.msg || JSON.stringify(d))).join("; ");
     }
     if (response.status === 503) reason = `the solver is busy, try again soon (${reason})`;
+    if (response.status === 429) reason = `too many requests, slow down (${reason})`;
     throw new ApiError(reason, response.status, data);
   }
   return data;
 }
+
+const call = (method, path, body) => request(method, path, body);
 
 export const collections = () => call("GET", "/api/collections");
 export const collection = (cid, offset = 0, limit = 500) =>

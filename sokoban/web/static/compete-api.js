@@ -3,7 +3,7 @@
 // token as a Bearer header; errors come back as api.js's ApiError with the server's reason
 // (and, for a refused solution, the failing step in `body.step`).
 
-import { ApiError } from "./api.js";
+import { ApiError, request } from "./api.js";
 
 const TOKEN = "sokoban:player";
 
@@ -26,40 +26,10 @@ export function savePlayer(value) {
   }
 }
 
-async function call(method, path, body, { auth = false } = {}) {
-  const headers = { Accept: "application/json" };
+function call(method, path, body, { auth = false } = {}) {
   const me = player();
-  if (auth) {
-    if (!me) throw new ApiError("sign in with a name first", 401, null);
-    headers.Authorization = `Bearer ${me.token}`;
-  }
-  const init = { method, headers };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (error) {
-    throw new ApiError("the server cannot be reached", 0, null);
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (error) {
-    data = null;
-  }
-  if (!response.ok) {
-    let reason = `${response.status} ${response.statusText}`;
-    if (data && typeof data.detail === "string") reason = data.detail;
-    else if (data && Array.isArray(data.detail)) {
-      reason = data.detail.map((d) => (typeof d === "string" ? d : d.msg || JSON.stringify(d))).join("; ");
-    }
-    if (response.status === 429) reason = `too many requests, slow down (${reason})`;
-    throw new ApiError(reason, response.status, data);
-  }
-  return data;
+  if (auth && !me) return Promise.reject(new ApiError("sign in with a name first", 401, null));
+  return request(method, path, body, auth ? { Authorization: `Bearer ${me.token}` } : {});
 }
 
 const q = encodeURIComponent;
