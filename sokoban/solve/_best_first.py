@@ -418,8 +418,8 @@ class Search:
     nothing); ``pairs``: two-box deadlocks from a table built here
     (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
     (:mod:`sokoban.solve._corral_deadlock`), whose proofs are kept as deadlock patterns
-    when ``learn``; ``learned``: the memo and patterns to use (another search's of the same
-    level), else new ones.
+    when ``learn``, with the boxes next to the fence when ``neighbours``; ``learned``: the
+    memo and patterns to use (another search's of the same level), else new ones.
     """
 
     def __init__(
@@ -436,6 +436,7 @@ class Search:
         pairs: bool = True,
         corral_deadlocks: bool = False,
         learn: bool = True,
+        neighbours: bool = False,
         learned: Learned | None = None,
         capacity: int = 1 << 12,
     ) -> None:
@@ -452,7 +453,11 @@ class Search:
         self.pairs_seconds = time.perf_counter() - started
         self.kernel_board = SearchBoard(*board.kernel_board(), *two_box)
         if learned is None:
-            learned = new_learned(board.n, learn=learn) if corral_deadlocks else no_learned()
+            learned = (
+                new_learned(board.n, learn=learn, neighbours=neighbours)
+                if corral_deadlocks
+                else no_learned()
+            )
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned
         self.store = new_store(capacity, nb)
@@ -655,6 +660,12 @@ DEADLOCK_OPTIONS = (
         "keep each corral deadlock proved as a pattern checked on every later position"
         " [corral_deadlocks]",
     ),
+    Option(
+        "neighbours",
+        bool,
+        False,
+        "a corral's sub-search also moves the boxes next to its fence [corral_deadlocks]",
+    ),
 )
 
 
@@ -667,7 +678,7 @@ def _deadlocks(options: dict[str, Any]) -> dict[str, Any]:
 FAST_DEADLOCK_OPTIONS = (
     DEADLOCK_OPTIONS[0],
     dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
-    DEADLOCK_OPTIONS[2],
+    *DEADLOCK_OPTIONS[2:],
 )
 
 

@@ -56,8 +56,9 @@ UNKNOWN, ALIVE, DEAD, OVER = 0, 1, 2, 3
 #: states the sub-searches stored, positions checked.
 PATTERNS, ENTRIES, MATCHES, SEARCHES, PROVED, OVERS, RETRIES, STATES, CALLS = range(9)
 #: Slots of :attr:`Learned.settings`: keep patterns (0/1), the largest budget, the states
-#: the sub-searches may store per position checked, on average (0: no limit).
-S_LEARN, S_MAX_BUDGET, S_RATIO = 0, 1, 2
+#: the sub-searches may store per position checked, on average (0: no limit), add the boxes
+#: next to the fence to the sub-problem (0/1).
+S_LEARN, S_MAX_BUDGET, S_RATIO, S_NEIGHBOURS = 0, 1, 2, 3
 #: States the sub-searches may store before the average above applies.
 FREE_STATES = 32 * FIRST_BUDGET
 #: The default of that average.
@@ -100,10 +101,13 @@ def new_learned(
     patterns: int = MAX_PATTERNS,
     max_budget: int = MAX_BUDGET,
     ratio: int = STATES_PER_POSITION,
+    neighbours: bool = False,
 ) -> Learned:
     """An empty :class:`Learned` for a board of ``n`` floor cells; ``learn``: keep the
     patterns (else only the memo remembers); ``max_budget``: the largest sub-search
-    (:data:`FIRST_BUDGET` or more: no repeats)."""
+    (:data:`FIRST_BUDGET` or more: no repeats); ``neighbours``: the sub-problem of a corral
+    also holds the boxes next to its fence (up to :data:`MAX_FENCE` boxes in all), which
+    catches boxes that lock the fence from outside (see :func:`corral_dead`)."""
     words = (n + 63) // 64
     p = patterns if learn else 0
     return Learned(
@@ -118,7 +122,9 @@ def new_learned(
         np.full(p * MAX_FENCE, -1, np.int32),
         np.full(p * MAX_FENCE, -1, np.int32),
         np.zeros(10, np.int64),
-        np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio], np.int64),
+        np.array(
+            [int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64
+        ),
     )
 
 
@@ -351,7 +357,9 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
 
     Only corrals next to the box pushed last need a look: any other corral had the same
     fence before the push and, in the sub-problem of its fence, the player in the same
-    region (the pushed box is not there), so the parent already passed it.
+    region (the pushed box is not there), so the parent already passed it. With the
+    fence's neighbours in the sub-problem, corrals next to the boxes beside the pushed one
+    are looked at too.
 
     ``boxes``: int16[b] sorted; ``player``: a cell the player reaches; ``occ``: int32[n]
     box index or -1; ``seen[c] == mark`` on the cells the player reaches; ``board``: the
@@ -369,6 +377,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     max_budget = learned.settings[S_MAX_BUDGET]
     ratio = learned.settings[S_RATIO]
     keep = learned.settings[S_LEARN] != 0
+    neighbours = learned.settings[S_NEIGHBOURS] != 0
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
     marks, swalk = scratch[11], scratch[12]
     nb = boxes.shape[0]
@@ -377,7 +386,16 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     first = marks[0] + 1  # corrals flooded in this call have ids from here on
     for k in range(nb):
         if last >= 0 and boxes[k] != last:
-            continue
+            # With the neighbours in the sub-problems, a corral next to a box beside the
+            # one pushed last has a new sub-problem too.
+            if not neighbours:
+                continue
+            beside = False
+            for d in range(4):
+                if nbr[boxes[k], d] == last:
+                    beside = True
+            if not beside:
+                continue
         for d in range(4):
             start = nbr[boxes[k], d]
             if start < 0 or occ[start] >= 0 or seen[start] == mark or comp[start] >= first:
@@ -428,9 +446,29 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
                         if x >= 0 and socc[x] == -2:
                             socc[x] = -1
                 continue
-            if not (has_goal or off_goal) or size == nb or size < MIN_FENCE:
-                # Untouched; or the whole position, which the search itself looks at; or
-                # one or two boxes, which the dead squares and the two-box table decide.
+            if not (has_goal or off_goal):
+                continue  # untouched
+            if neighbours:
+                # Boxes next to the fence, outside it, can lock a fence box in place (a
+                # box against a fence box across a pocket the player cannot reach); any
+                # subset of the boxes is a sound sub-problem, so they may join it.
+                listed = size
+                for i in range(listed):
+                    for e in range(4):
+                        x = nbr[fence[i], e]
+                        if x < 0 or occ[x] < 0 or size >= MAX_FENCE:
+                            continue
+                        new_box = True
+                        for j in range(size):
+                            if fence[j] == x:
+                                new_box = False
+                                break
+                        if new_box:
+                            fence[size] = x
+                            size += 1
+            if size == nb or size < MIN_FENCE:
+                # The whole position, which the search itself looks at; or one or two
+                # boxes, which the dead squares and the two-box table decide.
                 continue
             # The fence alone, sorted; the player where it stands now.
             for i in range(1, size):

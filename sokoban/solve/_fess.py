@@ -44,11 +44,21 @@ from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
-from sokoban.solve._best_first import EXPANDED, GENERATED, GOAL, NODES, new_store
+from sokoban.solve._best_first import (
+    DEADLOCK_OPTIONS,
+    EXPANDED,
+    GENERATED,
+    GOAL,
+    NODES,
+    SearchBoard,
+    new_store,
+)
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._corral import pi_corral
+from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
+from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
@@ -189,14 +199,14 @@ def _improves(cell, before, conn_cap, oop_cap):
 
 
 @njit
-def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params):
+def fess_loop(board, learned, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
-    ``board``: a :class:`~sokoban.solve._board.KernelBoard`; ``two_box``: (live, pairs,
-    starts, partners) of :func:`sokoban.solve._pairs.pair_table`, empty for none;
-    ``plan``: (order int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the
+    ``board``: a :class:`~sokoban.solve._best_first.SearchBoard` (its two-box table
+    empty for none); ``learned``: the corral memo and deadlock patterns
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the
     packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
     int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
     :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
@@ -205,8 +215,9 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
     slots :data:`P_BUDGET` ...
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist, zbox, zplayer = board
-    live, pairs, starts, partners = two_box
+    nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
+    zplayer = board.zplayer
+    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     order, parent, rowof = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
@@ -247,6 +258,7 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
     visit = np.zeros(4 * n, dtype=np.int32)
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
+    cscratch = corral_scratch(n)
     stamp = 0
     mark = 0
     mark2 = 0
@@ -272,6 +284,15 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
             occ[nd_boxes[node, k]] = k
         mark += 1
         reach(nd_player[node], occ, nbr, seen, mark, fifo, walk)
+        # The costly deadlock tests run here, on the node about to be expanded, not on
+        # every child: most children are never expanded.
+        last = nd_last[node]
+        if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
+            nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
+        ):
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -339,8 +360,10 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
                         stand = t
                         t = ahead
                         pushes += 1
-                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
-                    t, stand, occ, live, pairs, starts, partners
+                if (
+                    frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
+                    or pair_dead(t, stand, occ, live, pairs, starts, partners)
+                    or matches(t, stand, occ, learned)
                 ):
                     occ[t] = -1
                     occ[b] = k
@@ -421,8 +444,10 @@ def fess_loop(board, two_box, plan, store, table, cells, extra, counters, params
                         continue
                     occ[b] = -1
                     occ[dest] = k
-                    if frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL or pair_dead(
-                        dest, stand, occ, live, pairs, starts, partners
+                    if (
+                        frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
+                        or pair_dead(dest, stand, occ, live, pairs, starts, partners)
+                        or matches(dest, stand, occ, learned)
                     ):
                         occ[dest] = -1
                         occ[b] = k
@@ -507,7 +532,7 @@ def _child(
     queue it in its feature cell; a position already stored takes the shorter path while
     it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
     node in ``counters[GOAL]``)."""
-    nbr, goal, dead, dist, zbox, zplayer = board
+    nbr, dist, zbox, zplayer = board.nbr, board.dist, board.zbox, board.zplayer
     order, parent, rowof = plan
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nd_g = store.g
@@ -616,7 +641,9 @@ class Fess:
     them proves nothing); ``macros``: packing macros, the boxes tried per goal (0: none);
     ``targets``: the goals tried per expansion; ``carry_states``: the states a carry may
     take before it gives up; ``pairs``: the two-box deadlock table, or
-    whether to build one."""
+    whether to build one; ``learned``: the corral memo and deadlock patterns
+    (:mod:`sokoban.solve._corral_deadlock`; searches of one level share them), none by
+    default."""
 
     def __init__(
         self,
@@ -630,16 +657,17 @@ class Fess:
         targets: int = MACRO_TARGETS,
         carry_states: int = MAX_STATES,
         pairs: bool | tuple[np.ndarray, ...] = True,
+        learned: Learned | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
         self.plan = plan if plan is not None else packing_order(board)
         nb = board.nboxes
-        self.kernel_board = board.kernel_board()
         if isinstance(pairs, bool):
             pairs = pair_table(board) if pairs else no_table()
-        #: The two-box deadlock table (:func:`sokoban.solve._pairs.pair_table`).
-        self.two_box = pairs
+        self.kernel_board = SearchBoard(*board.kernel_board(), *pairs)
+        #: The corral memo and the deadlock patterns learned (shareable between searches).
+        self.learned = learned if learned is not None else no_learned()
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
         self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
         self.store = new_store(capacity, nb)
@@ -712,7 +740,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
-        arrays += self.two_box
+        arrays += self.learned
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -727,7 +755,7 @@ class Fess:
         self.params[P_BUDGET] = budget
         code: int = fess_loop(
             self.kernel_board,
-            self.two_box,
+            self.learned,
             self.kernel_plan,
             self.store,
             self.table,
@@ -880,7 +908,7 @@ FESS_KEYS = {
         Option("corrals", bool, True, "PI-corral pruning"),
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
-        Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
+        *DEADLOCK_OPTIONS,
     ),
 )
 def fess(
@@ -893,6 +921,12 @@ def fess(
     plan = packing_order(board)
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
     two_box = pair_table(board) if options["pairs"] else no_table()
+    # One memo and one set of patterns for every search of the level: a proof holds for all.
+    learned = (
+        new_learned(board.n, learn=options["learn"], neighbours=options["neighbours"])
+        if options["corral_deadlocks"]
+        else no_learned()
+    )
 
     def run(limits: Limits, tunnels: bool) -> SolveResult:
         engines = [
@@ -904,6 +938,7 @@ def fess(
                 tunnels=tunnels,
                 macros=MACRO_BOXES if options["macros"] else 0,
                 pairs=two_box,
+                learned=learned,
             )
             for k in keys
         ]
