@@ -8,6 +8,7 @@ import random
 
 import naive
 import numpy as np
+import pytest
 
 from sokoban import Level
 from sokoban.solve import Status, solve
@@ -21,10 +22,11 @@ def level(text: str) -> Level:
     return Level.from_xsb(text.strip("\n"))
 
 
-def corral_deadlock(lv: Level) -> bool:
-    """The check on the start position of ``lv``, every corral looked at."""
+def corral_deadlock(lv: Level, neighbours: bool = False) -> bool:
+    """The check on the start position of ``lv``, every corral looked at; with
+    ``neighbours``, the boxes next to a fence join its sub-problem."""
     board = Board(lv)
-    search = Search(board, corral_deadlocks=True)
+    search = Search(board, corral_deadlocks=True, neighbours=neighbours)
     occ = np.full(board.n, -1, np.int32)
     occ[board.boxes] = np.arange(board.nboxes, dtype=np.int32)
     seen = np.zeros(board.n, np.int32)
@@ -56,6 +58,28 @@ ON_GOAL = """
 #######"""
 
 
+# The pocket right of the top box is walled in by two boxes (a fence too small to search),
+# and a third box below the top one locks both: the lower fence box can only go up into
+# the pocket's dead corner, the top one only right into it, the third one nowhere. (The
+# box on the goal below keeps the three from being the whole position.)
+LOCKED_FROM_OUTSIDE = """
+#######
+#. $ ##
+#  $$ #
+#  .. #
+#*  @ #
+#######"""
+
+# The same without the third box (and its goal): the lower box goes left and frees the top.
+NOT_LOCKED = """
+#######
+#. $ ##
+#   $ #
+#  .  #
+#   @ #
+#######"""
+
+
 def test_walled_in_goals_are_a_corral_deadlock() -> None:
     lv = level(WALLED_IN)
     assert naive.fewest_pushes(lv) is None
@@ -72,6 +96,19 @@ def test_look_alike_with_a_box_on_goal_is_not() -> None:
     assert not corral_deadlock(lv)
     result = solve(lv, "astar", corral_deadlocks=True)
     assert result.solved and result.solution.pushes == naive.fewest_pushes(lv) == 6
+
+
+def test_a_box_next_to_the_fence_can_lock_it() -> None:
+    lv = level(LOCKED_FROM_OUTSIDE)
+    assert naive.fewest_pushes(lv) is None
+    assert not corral_deadlock(lv)  # the fence alone (two boxes) is not searched
+    assert corral_deadlock(lv, neighbours=True)
+    free = level(NOT_LOCKED)
+    assert naive.fewest_pushes(free) is not None
+    assert not corral_deadlock(free, neighbours=True)
+    # fess stops at once with the check and its neighbours.
+    result = solve(lv, "fess", corral_deadlocks=True, neighbours=True)
+    assert result.status is Status.UNSOLVABLE and result.stats.expanded <= 2
 
 
 def random_room(rng: random.Random) -> Level | None:
@@ -103,21 +140,23 @@ def random_room(rng: random.Random) -> Level | None:
     return None if lv.problems() else lv
 
 
-def test_every_corral_deadlock_on_random_rooms_is_unsolvable() -> None:
+@pytest.mark.parametrize("neighbours", [False, True])
+def test_every_corral_deadlock_on_random_rooms_is_unsolvable(neighbours: bool) -> None:
     # Soundness: a position the check calls dead has no solution by the plain search.
     rng = random.Random(11)
     found = tried = 0
     while found < 25 and tried < 50000:
         tried += 1
         lv = random_room(rng)
-        if lv is None or not corral_deadlock(lv):
+        if lv is None or not corral_deadlock(lv, neighbours):
             continue
         found += 1
         assert naive.fewest_pushes(lv) is None, lv.xsb()
     assert found == 25
 
 
-def test_astar_with_the_check_stays_optimal_on_random_rooms() -> None:
+@pytest.mark.parametrize("neighbours", [False, True])
+def test_astar_with_the_check_stays_optimal_on_random_rooms(neighbours: bool) -> None:
     rng = random.Random(5)
     checked = 0
     while checked < 40:
@@ -125,7 +164,7 @@ def test_astar_with_the_check_stays_optimal_on_random_rooms() -> None:
         if lv is None:
             continue
         best = naive.fewest_pushes(lv)
-        result = solve(lv, "astar", corral_deadlocks=True)
+        result = solve(lv, "astar", corral_deadlocks=True, neighbours=neighbours)
         if best is None:
             assert result.status is Status.UNSOLVABLE
         else:

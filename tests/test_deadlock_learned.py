@@ -9,6 +9,7 @@ import random
 
 import naive
 import numpy as np
+import pytest
 from test_deadlock_corrals import WALLED_IN, level
 
 from sokoban import Level
@@ -129,7 +130,8 @@ def five_box_room(rng: random.Random) -> Level | None:
     return None if lv.problems() else lv
 
 
-def test_every_pattern_learned_on_random_rooms_is_a_proof() -> None:
+@pytest.mark.parametrize("neighbours", [False, True])
+def test_every_pattern_learned_on_random_rooms_is_a_proof(neighbours: bool) -> None:
     rng = random.Random(3)
     checked = 0
     while checked < 30:
@@ -137,7 +139,9 @@ def test_every_pattern_learned_on_random_rooms_is_a_proof() -> None:
         if lv is None:
             continue
         board = Board(lv)
-        search = Search(board, wg=0, tiebreak="none", corral_deadlocks=True)
+        search = Search(
+            board, wg=0, tiebreak="none", corral_deadlocks=True, neighbours=neighbours
+        )
         drive(search, Limits(nodes=3000))
         learned = search.learned
         for p in range(int(learned.counts[PATTERNS])):
@@ -161,7 +165,9 @@ def test_searches_with_patterns_solve_what_the_plain_search_solves() -> None:
         lv = five_box_room(rng)
         if lv is None:
             continue
-        search = Search(Board(lv), wg=0, tiebreak="none", corral_deadlocks=True)
+        search = Search(
+            Board(lv), wg=0, tiebreak="none", corral_deadlocks=True, neighbours=True
+        )
         drive(search, Limits(nodes=3000))
         if search.learned.counts[MATCHES] == 0:
             continue
@@ -171,8 +177,8 @@ def test_searches_with_patterns_solve_what_the_plain_search_solves() -> None:
         best = plain.solution.pushes if plain.solved else None
         if checked < 2:
             assert naive.fewest_pushes(lv) == best
-        for method in ("astar", "greedy"):  # fess has no corral-deadlock option
-            result = solve(lv, method, corral_deadlocks=True)
+        for method, neighbours in (("astar", True), ("greedy", False), ("fess", True)):
+            result = solve(lv, method, corral_deadlocks=True, neighbours=neighbours)
             if best is None:
                 assert result.status is Status.UNSOLVABLE, (method, lv.xsb())
             else:
