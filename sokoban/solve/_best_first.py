@@ -680,6 +680,12 @@ FAST_DEADLOCK_OPTIONS = (
     dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
     *DEADLOCK_OPTIONS[2:],
 )
+#: The same for the feature-space search: corral deadlocks with the fence's neighbours on
+#: (XSokoban levels whose boxes lock a fence from outside are solved with them).
+FESS_DEADLOCK_OPTIONS = (
+    *FAST_DEADLOCK_OPTIONS[:3],
+    dataclasses.replace(DEADLOCK_OPTIONS[3], default=True),
+)
 
 
 @register(

@@ -45,8 +45,8 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._best_first import (
-    DEADLOCK_OPTIONS,
     EXPANDED,
+    FESS_DEADLOCK_OPTIONS,
     GENERATED,
     GOAL,
     NODES,
@@ -908,7 +908,7 @@ FESS_KEYS = {
         Option("corrals", bool, True, "PI-corral pruning"),
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
-        *DEADLOCK_OPTIONS,
+        *FESS_DEADLOCK_OPTIONS,
     ),
 )
 def fess(

@@ -4,7 +4,13 @@ retrograde analysis from the solved position.
 Start with a box on every goal and the player wherever it could stand at the end (every
 region holding the start player cell or a start box cell off the goals, since those cells
 are empty then). Repeatedly take out the goal box that the fewest pulls bring onto a cell
-off the goals, and remove it from the board. A goal room with one entrance empties from
+off the goals, and remove it from the board. A box counts as removable only if pulls can
+bring it back to the start cell of some box (off the goals) with the goal boxes still
+there in the way, since in forward time a box must come from somewhere: a pull into a
+dead-end pocket no box can reach stands for no push at all, and the goal it empties must
+be filled before the goals across its real entrance. When no goal box can go back so
+(boxes must wait inside the goal area: parking, not planned here), any cell off the
+goals will do. A goal room with one entrance empties from
 the door inwards, so the reverse of that removal order fills it from the deepest goal
 out. Scattered goals are all removable at once: their order does not matter.
 
@@ -52,8 +58,10 @@ def packing_order(board: Board) -> PackingOrder:
     starts = [int(c) for c in board.boxes if not board.goal[c]]
     if board.player >= 0:
         starts.append(board.player)
+    origins = np.zeros(board.n, dtype=np.uint8)
+    origins[[c for c in board.boxes if not board.goal[c]]] = 1
     removed, parent = _retrograde(
-        board.nbr, board.goal, board.goals, np.array(starts, dtype=np.int32)
+        board.nbr, board.goal, board.goals, np.array(starts, dtype=np.int32), origins
     )
     # Fill in the reverse of the removal order; parents are positions in that order.
     order = board.goals[removed[::-1]].astype(np.int32)
@@ -92,10 +100,11 @@ def _flood(sources, count, occ, nbr, seen, mark, queue):
 
 
 @njit
-def _pulls_out(box, occ, nbr, goal, seen, mark, state, fifo, pseen, pmark, pqueue, one):
+def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pmark, pqueue, one):
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
-    -1 when no pulls do. ``state``: int32[n, 4] scratch (set to -1 on entry), ``fifo``:
+    -1 when no pulls do, or when no pulls bring it onto a cell of ``origins`` (uint8[n],
+    the start cells of the boxes off the goals; all 0: not asked). ``state``: int32[n, 4] scratch (set to -1 on entry), ``fifo``:
     int64[4n]; ``pseen``, ``pqueue``: int32[n] and ``one``: int32[1] scratch for the
     player's floods; ``pmark``: int64[1], the flood mark, advanced here.
     """
@@ -109,6 +118,12 @@ def _pulls_out(box, occ, nbr, goal, seen, mark, state, fifo, pseen, pmark, pqueu
     me = occ[box]
     occ[box] = -1
     result = -1
+    first = -1
+    need = False
+    for c in range(nbr.shape[0]):
+        if origins[c]:
+            need = True
+            break
     while head < tail:
         b = fifo[head] // 4
         d = fifo[head] % 4
@@ -119,8 +134,10 @@ def _pulls_out(box, occ, nbr, goal, seen, mark, state, fifo, pseen, pmark, pqueu
         if q < 0 or occ[q] >= 0:
             continue
         steps = state[b, d] + 1
-        if not goal[p]:
-            result = steps
+        if not goal[p] and first < 0:
+            first = steps
+        if first >= 0 and (not need or origins[p]):
+            result = first
             break
         # The box is now on p, the player on q: the sides of p the player can walk to.
         occ[p] = me
@@ -141,11 +158,12 @@ def _pulls_out(box, occ, nbr, goal, seen, mark, state, fifo, pseen, pmark, pqueu
 
 
 @njit
-def _retrograde(nbr, goal, goals, starts):
+def _retrograde(nbr, goal, goals, starts, origins):
     """Remove the goal boxes one by one (see the module docstring).
 
     ``nbr``: int32[n, 4]; ``goal``: uint8[n]; ``goals``: int32[g]; ``starts``: int32[k],
-    cells where the player may stand at the end. Returns (removed int64[g], the goal
+    cells where the player may stand at the end; ``origins``: uint8[n], the start cells of
+    the boxes off the goals (see :func:`_pulls_out`). Returns (removed int64[g], the goal
     indices in removal order; parent int64[g], per goal index the goal index whose removal
     first made it removable, -1 if it was removable from the start or never was).
     """
@@ -170,22 +188,41 @@ def _retrograde(nbr, goal, goals, starts):
     removable = np.zeros(ng, dtype=np.uint8)
     gone = np.zeros(ng, dtype=np.uint8)
     last = -1
+    anywhere = np.zeros(n, dtype=np.uint8)
     for step in range(ng):
         _flood(sources, nsources, occ, nbr, seen, step + 1, queue)
         best, best_pulls = -1, 1 << 30
-        for i in range(ng):
-            if gone[i]:
-                continue
-            pulls = _pulls_out(
-                goals[i], occ, nbr, goal, seen, step + 1, state, fifo, pseen, pmark, pqueue, one
-            )
-            if pulls < 0:
-                continue
-            if not removable[i]:
-                removable[i] = 1
-                parent[i] = last
-            if pulls < best_pulls:
-                best, best_pulls = i, pulls
+        # Pulls back to a box's start first; when no goal box has them (boxes must be
+        # parked inside the goal area first, which this analysis does not plan), pulls
+        # onto any cell off the goals.
+        for wanted in (origins, anywhere):
+            for i in range(ng):
+                if gone[i]:
+                    continue
+                pulls = _pulls_out(
+                    goals[i],
+                    occ,
+                    nbr,
+                    goal,
+                    wanted,
+                    seen,
+                    step + 1,
+                    state,
+                    fifo,
+                    pseen,
+                    pmark,
+                    pqueue,
+                    one,
+                )
+                if pulls < 0:
+                    continue
+                if not removable[i]:
+                    removable[i] = 1
+                    parent[i] = last
+                if pulls < best_pulls:
+                    best, best_pulls = i, pulls
+            if best >= 0:
+                break
         if best < 0:
             # Nothing can be pulled out: the rest keep no order among themselves.
             for i in range(ng):
