@@ -88,6 +88,31 @@ def test_corner_goal_fills_first() -> None:
         assert p == -1 or p > i
 
 
+# The upper goal's only way in is a push up from the lower goal: the cell above it is a
+# pocket the player walks into along the top row but no box can ever reach. Pulling the
+# upper goal's box into that pocket stands for no push, so the upper goal must be filled
+# first although one pull takes its box off the goals.
+POCKET = """
+########
+#     ##
+# ## ###
+# ##.###
+#   .  #
+#  $$ @#
+#      #
+########"""
+
+
+def test_a_pull_into_a_pocket_no_box_reaches_does_not_count() -> None:
+    lv = level(POCKET)
+    board = Board(lv)
+    plan = packing_order(board)
+    assert [xy(board, g) for g in plan.order] == [(4, 3), (4, 4)]
+    assert plan.parent.tolist() == [1, -1]
+    result = solve(lv, "fess")
+    assert result.solved
+
+
 def test_scattered_goals_keep_no_order() -> None:
     board = Board(level(SCATTERED))
     plan = packing_order(board)

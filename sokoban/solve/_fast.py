@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from sokoban.level import Level
-from sokoban.solve._best_first import DEADLOCK_OPTIONS, astar, greedy
+from sokoban.solve._best_first import FESS_DEADLOCK_OPTIONS, astar, greedy
 from sokoban.solve._fess import fess
 from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
@@ -50,7 +50,7 @@ FAST_ASTAR_BOXES = 10
 @register(
     "fast",
     "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
-    options=(*DEADLOCK_OPTIONS, THREADS_OPTION),
+    options=(*FESS_DEADLOCK_OPTIONS, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any

@@ -84,7 +84,7 @@ QUEUED, CURSOR, CELLS = 5, 6, 7
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
 P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY = range(6, 10)
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
-#: the boxes tried per goal at most (the nearest by push distance; the default).
+#: the boxes tried per goal at most, nearest by push distance first, until one is carried.
 MACRO_TARGETS, MACRO_BOXES = 1, 1
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
@@ -491,6 +491,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                         return SOLVED
                     occ[dest] = -1
                     occ[b] = k
+                    break  # one carry per goal: the next box is tried only if this one fails
         for k in range(nb):
             occ[nd_boxes[node, k]] = -1
 
