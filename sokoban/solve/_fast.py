@@ -32,7 +32,8 @@ THREADS_OPTION = Option(
 )
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
 #: may have used by its end, its node budget when there are no limits at all, and its
-#: options (the deadlock options of ``fast`` go to greedy and A*). Greedy search settles
+#: options (the deadlock options of ``fast``, corral deadlocks with the fence's neighbours
+#: on by default as for ``fess``, go to every stage). Greedy search settles
 #: most levels in milliseconds, the feature-space search the ones whose goals must be
 #: packed in order, and A* the small tricky ones both miss.
 FAST_STAGES: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (

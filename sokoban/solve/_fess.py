@@ -27,7 +27,9 @@ A move of the search moves one box, by one push or by a macro (each one step):
 It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`,
 the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
 player's walk, the child's boxes, the bound, freeze deadlocks, the two-box table,
-PI-corrals). A position is stored once, with the shortest push path found to it while
+PI-corrals, corral deadlocks and the patterns they leave). The corral sub-searches run
+on the position about to be expanded, not on every child (most children never are);
+the patterns learned are matched per child. A position is stored once, with the shortest push path found to it while
 it waits; the path's macros are found again when it is expanded to LURD
 (:func:`sokoban.solve._path.expand`).
 """
