@@ -139,9 +139,7 @@ def test_every_pattern_learned_on_random_rooms_is_a_proof(neighbours: bool) -> N
         if lv is None:
             continue
         board = Board(lv)
-        search = Search(
-            board, wg=0, tiebreak="none", corral_deadlocks=True, neighbours=neighbours
-        )
+        search = Search(board, wg=0, tiebreak="none", corral_deadlocks=True, neighbours=neighbours)
         drive(search, Limits(nodes=3000))
         learned = search.learned
         for p in range(int(learned.counts[PATTERNS])):
@@ -165,9 +163,7 @@ def test_searches_with_patterns_solve_what_the_plain_search_solves() -> None:
         lv = five_box_room(rng)
         if lv is None:
             continue
-        search = Search(
-            Board(lv), wg=0, tiebreak="none", corral_deadlocks=True, neighbours=True
-        )
+        search = Search(Board(lv), wg=0, tiebreak="none", corral_deadlocks=True, neighbours=True)
         drive(search, Limits(nodes=3000))
         if search.learned.counts[MATCHES] == 0:
             continue

@@ -122,9 +122,7 @@ def new_learned(
         np.full(p * MAX_FENCE, -1, np.int32),
         np.full(p * MAX_FENCE, -1, np.int32),
         np.zeros(10, np.int64),
-        np.array(
-            [int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64
-        ),
+        np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64),
     )
 
 

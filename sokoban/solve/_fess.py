@@ -24,13 +24,13 @@ A move of the search moves one box, by one push or by a macro (each one step):
   order wants next (empty, every goal it must follow packed) is carried there
   (:mod:`sokoban.solve._carry`); the move packs a goal, so it is free.
 
-It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`,
-the transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the
-player's walk, the child's boxes, the bound, freeze deadlocks, the two-box table,
-PI-corrals, corral deadlocks and the patterns they leave). The corral sub-searches run
-on the position about to be expanded, not on every child (most children never are);
-the patterns learned are matched per child. A position is stored once, with the shortest push path found to it while
-it waits; the path's macros are found again when it is expanded to LURD
+It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first.Store`, the
+transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the player's
+walk, the child's boxes, the bound, freeze deadlocks, the two-box table, PI-corrals, corral
+deadlocks and the patterns they leave). The corral sub-searches run on the position about to
+be expanded, not on every child (most children never are); the patterns learned are matched
+per child. A position is stored once, with the shortest push path found to it while it
+waits; the path's macros are found again when it is expanded to LURD
 (:func:`sokoban.solve._path.expand`).
 """
 
@@ -206,13 +206,14 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
 
-    ``board``: a :class:`~sokoban.solve._best_first.SearchBoard` (its two-box table
-    empty for none); ``learned``: the corral memo and deadlock patterns
-    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the
-    packing order; ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``:
-    int32[t]; ``cells``: :class:`Cells`; ``extra``: int32[3, cap], per node (rows
-    :data:`LINK`, :data:`WEIGHT`, :data:`CELL`) the bucket link, the weight (pushes on its
-    path that improved no feature) and the feature cell; ``counters``: int64[8], slots
+    ``board``: a :class:`~sokoban.solve._best_first.SearchBoard` (its two-box table empty
+    for none); ``learned``: the corral memo and deadlock patterns
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
+    int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the packing order;
+    ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``: int32[t]; ``cells``:
+    :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
+    :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
+    and the feature cell; ``counters``: int64[8], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[10],
     slots :data:`P_BUDGET` ...
     """

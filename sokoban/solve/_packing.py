@@ -104,9 +104,10 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
     -1 when no pulls do, or when no pulls bring it onto a cell of ``origins`` (uint8[n],
-    the start cells of the boxes off the goals; all 0: not asked). ``state``: int32[n, 4] scratch (set to -1 on entry), ``fifo``:
-    int64[4n]; ``pseen``, ``pqueue``: int32[n] and ``one``: int32[1] scratch for the
-    player's floods; ``pmark``: int64[1], the flood mark, advanced here.
+    the start cells of the boxes off the goals; all 0: not asked). ``state``: int32[n, 4]
+    scratch (set to -1 on entry), ``fifo``: int64[4n]; ``pseen``, ``pqueue``: int32[n] and
+    ``one``: int32[1] scratch for the player's floods; ``pmark``: int64[1], the flood mark,
+    advanced here.
     """
     head, tail = 0, 0
     for d in range(4):

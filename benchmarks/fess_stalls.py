@@ -1,0 +1,116 @@
+"""Where the feature-space search stalls: for each level, run `fess` (both keys by turns,
+its default deadlock tests) for a while and print how far its packing got.
+
+    .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 13,14,16 xsokoban
+
+Columns: boxes; the packing order's longest chain of goals that must be filled one after
+another; the most goals packed in order by any stored position, of the goals; how many
+stored positions have that many packed; expansions; deadlock patterns learned, corral
+sub-searches run and how many ran out of budget; solved. Few positions at the most packed
+means the last boxes cannot follow (deadlocks the tests miss, or an order that needs
+parking); a low count with many positions means the first goals of the order are out of
+reach of the search (long carries, or a wrong order). One level per core, two workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import multiprocessing
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
+COLLECTIONS = {"xsokoban": SHARED / "xsokoban.xsb", "microban": SHARED / "microban.xsb"}
+
+
+def stall(path: str, number: int, seconds: float) -> tuple[int | bool, ...]:
+    """The row of one level (see the module docstring)."""
+    from sokoban import xsb
+    from sokoban.solve._best_first import NODES
+    from sokoban.solve._board import Board
+    from sokoban.solve._corral_deadlock import OVERS, PATTERNS, SEARCHES, new_learned
+    from sokoban.solve._driver import SOLVED
+    from sokoban.solve._fess import (
+        CELL,
+        CONNECTIVITY_CAP,
+        KEY_MIXED,
+        KEY_WEIGHT,
+        OUT_OF_PLAN_CAP,
+        Fess,
+        interleave,
+    )
+    from sokoban.solve._packing import packing_order
+    from sokoban.solve._pairs import pair_table
+    from sokoban.solve.types import Limits
+
+    level = xsb.load(path).levels[number - 1]
+    level = getattr(level, "level", level)
+    board = Board(level)
+    plan = packing_order(board)
+    pairs = pair_table(board)
+    learned = new_learned(board.n, neighbours=True)
+    engines = [
+        Fess(board, plan=plan, key=key, pairs=pairs, learned=learned)
+        for key in (KEY_WEIGHT, KEY_MIXED)
+    ]
+    found = interleave(engines, Limits(time=seconds))
+    most = there = 0
+    for engine in engines:
+        stored = int(engine.counters[NODES])
+        packed = engine.extra[CELL, :stored] // (CONNECTIVITY_CAP * OUT_OF_PLAN_CAP)
+        top = int(packed.max())
+        count = int((packed == top).sum())
+        if top > most:
+            most, there = top, count
+        elif top == most:
+            there += count
+    counts = learned.counts
+    return (
+        number,
+        board.nboxes,
+        plan.depth,
+        most,
+        len(plan.order),
+        there,
+        found.expanded,
+        int(counts[PATTERNS]),
+        int(counts[SEARCHES]),
+        int(counts[OVERS]),
+        found.run.code == SOLVED,
+    )
+
+
+def _warm() -> None:
+    from sokoban import Level
+    from sokoban.solve import solve
+
+    solve(Level.from_xsb("#######\n#@$ $.#\n#   . #\n#######"), "fess")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("collection", help="a short name (xsokoban, microban) or a path")
+    parser.add_argument("-t", "--time", type=float, default=20.0, help="seconds per level")
+    parser.add_argument("-l", "--levels", required=True, help="level numbers, e.g. 13,14,16")
+    parser.add_argument("-w", "--workers", type=int, default=2)
+    args = parser.parse_args()
+    path = str(COLLECTIONS.get(args.collection, args.collection))
+    numbers = [int(x) for x in args.levels.split(",")]
+    print(
+        "| level | boxes | chain | most packed | positions there | expanded | patterns"
+        " | sub-searches | over budget | solved |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    context = multiprocessing.get_context("forkserver")
+    with cf.ProcessPoolExecutor(args.workers, mp_context=context, initializer=_warm) as pool:
+        rows = pool.map(stall, [path] * len(numbers), numbers, [args.time] * len(numbers))
+        for n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok in rows:
+            print(
+                f"| {n} | {boxes} | {chain} | {most} / {goals} | {there:,} | {expanded:,}"
+                f" | {pats:,} | {subs:,} | {over:,} | {'yes' if ok else 'no'} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
