@@ -87,7 +87,7 @@ QUEUED, CURSOR, CELLS = 5, 6, 7
 P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY = range(6, 10)
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
 #: the boxes tried per goal at most, nearest by push distance first, until one is carried.
-MACRO_TARGETS, MACRO_BOXES = 1, 1
+MACRO_TARGETS, MACRO_BOXES = 1, 3
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
 #: the weight when only a feature's improvement makes a push free (not a lower bound).
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
