@@ -2,6 +2,7 @@
 its default deadlock tests) for a while and print how far its packing got.
 
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 13,14,16 xsokoban
+    .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 14 --show 3 xsokoban
 
 Columns: boxes; the packing order's longest chain of goals that must be filled one after
 another; the most goals packed in order by any stored position, of the goals; how many
@@ -9,13 +10,16 @@ stored positions have that many packed; expansions; deadlock patterns learned, c
 sub-searches run and how many ran out of budget; solved. Few positions at the most packed
 means the last boxes cannot follow (deadlocks the tests miss, or an order that needs
 parking); a low count with many positions means the first goals of the order are out of
-reach of the search (long carries, or a wrong order). One level per core, two workers.
+reach of the search (long carries, or a wrong order). ``--show N`` prints N of the
+positions with the most packed after each row: what the search could not get past.
+One level per core, two workers.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import dataclasses
 import multiprocessing
 from pathlib import Path
 
@@ -23,8 +27,9 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
 COLLECTIONS = {"xsokoban": SHARED / "xsokoban.xsb", "microban": SHARED / "microban.xsb"}
 
 
-def stall(path: str, number: int, seconds: float) -> tuple[int | bool, ...]:
-    """The row of one level (see the module docstring)."""
+def stall(path: str, number: int, seconds: float, show: int) -> tuple[tuple[int, ...], list[str]]:
+    """The row of one level (see the module docstring) and up to ``show`` positions with
+    the most goals packed, as XSB text."""
     from sokoban import xsb
     from sokoban.solve._best_first import NODES
     from sokoban.solve._board import Board
@@ -55,17 +60,25 @@ def stall(path: str, number: int, seconds: float) -> tuple[int | bool, ...]:
     ]
     found = interleave(engines, Limits(time=seconds))
     most = there = 0
+    shown: list[str] = []
     for engine in engines:
         stored = int(engine.counters[NODES])
         packed = engine.extra[CELL, :stored] // (CONNECTIVITY_CAP * OUT_OF_PLAN_CAP)
         top = int(packed.max())
         count = int((packed == top).sum())
         if top > most:
-            most, there = top, count
+            most, there, shown = top, count, []
         elif top == most:
             there += count
+        else:
+            continue
+        for node in (packed == top).nonzero()[0][: max(0, show - len(shown))]:
+            store = engine.store
+            boxes = frozenset(int(board.cells[c]) for c in store.boxes[node])
+            player = frozenset({int(board.cells[store.player[node]])})
+            shown.append(dataclasses.replace(level, boxes=boxes, players=player).xsb())
     counts = learned.counts
-    return (
+    row = (
         number,
         board.nboxes,
         plan.depth,
@@ -76,8 +89,9 @@ def stall(path: str, number: int, seconds: float) -> tuple[int | bool, ...]:
         int(counts[PATTERNS]),
         int(counts[SEARCHES]),
         int(counts[OVERS]),
-        found.run.code == SOLVED,
+        int(found.run.code == SOLVED),
     )
+    return row, shown
 
 
 def _warm() -> None:
@@ -93,6 +107,7 @@ def main() -> None:
     parser.add_argument("-t", "--time", type=float, default=20.0, help="seconds per level")
     parser.add_argument("-l", "--levels", required=True, help="level numbers, e.g. 13,14,16")
     parser.add_argument("-w", "--workers", type=int, default=2)
+    parser.add_argument("--show", type=int, default=0, help="positions to print per level")
     args = parser.parse_args()
     path = str(COLLECTIONS.get(args.collection, args.collection))
     numbers = [int(x) for x in args.levels.split(",")]
@@ -103,13 +118,17 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     context = multiprocessing.get_context("forkserver")
     with cf.ProcessPoolExecutor(args.workers, mp_context=context, initializer=_warm) as pool:
-        rows = pool.map(stall, [path] * len(numbers), numbers, [args.time] * len(numbers))
-        for n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok in rows:
+        k = len(numbers)
+        rows = pool.map(stall, [path] * k, numbers, [args.time] * k, [args.show] * k)
+        for row, shown in rows:
+            n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok = row
             print(
                 f"| {n} | {boxes} | {chain} | {most} / {goals} | {there:,} | {expanded:,}"
                 f" | {pats:,} | {subs:,} | {over:,} | {'yes' if ok else 'no'} |",
                 flush=True,
             )
+            for text in shown:
+                print(f"\n{text}\n")
 
 
 if __name__ == "__main__":
