@@ -108,6 +108,7 @@ def _check_method(method: str) -> None:
 def methods_command(as_json: bool) -> None:
     """List the search methods: what each minimises and whether it proves an optimum."""
     from rich.table import Table
+    from rich.text import Text
 
     from sokoban.solve import METHODS
 
@@ -138,7 +139,10 @@ def methods_command(as_json: bool) -> None:
         table.add_column(column)
     for spec in sorted(METHODS.values(), key=lambda spec: spec.name):
         text = "\n".join([spec.description, *(f"  {o.describe()}" for o in spec.options)])
-        table.add_row(spec.name, spec.optimises or "-", "yes" if spec.optimal else "no", text)
+        # Plain text: an option's help names the option it depends on in [brackets],
+        # which rich would take for markup and drop.
+        row = (spec.name, spec.optimises or "-", "yes" if spec.optimal else "no", Text(text))
+        table.add_row(*row)
     print_table(console(), table)
 
 
