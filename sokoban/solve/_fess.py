@@ -97,6 +97,9 @@ CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 MAX_BUCKETS = 1024
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
 LINK, WEIGHT, CELL = 0, 1, 2
+#: What became of a child (:func:`_place`): pruned as a deadlock, stored (or met again),
+#: solved.
+CHILD_PRUNED, CHILD_STORED, CHILD_SOLVED = 0, 1, 2
 
 
 class Cells(NamedTuple):
@@ -220,7 +223,6 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
     zplayer = board.zplayer
-    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     order, parent, rowof = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
@@ -363,22 +365,12 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                         stand = t
                         t = ahead
                         pushes += 1
-                if (
-                    frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
-                    or pair_dead(t, stand, occ, live, pairs, starts, partners)
-                    or matches(t, stand, occ, learned)
-                ):
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                mark2 += 1
-                player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
-                mark3 = _child(
+                placed, mark2, mark3 = _place(
                     node,
                     k,
                     b,
                     t,
-                    player,
+                    stand,
                     pushes,
                     pw,
                     pcell,
@@ -386,6 +378,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                     parent_key,
                     keykind,
                     board,
+                    learned,
                     plan,
                     store,
                     table,
@@ -397,14 +390,18 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                     parent_work,
                     work,
                     child,
+                    stack,
+                    seen2,
+                    mark2,
+                    fifo2,
+                    walk2,
                     seen3,
                     mark3,
-                    fifo2,
                     conn_cap,
                     oop_cap,
                     ok,
                 )
-                if mark3 < 0:
+                if placed == CHILD_SOLVED:
                     for i in range(nb):
                         occ[nd_boxes[node, i]] = -1
                     return SOLVED
@@ -447,22 +444,12 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                         continue
                     occ[b] = -1
                     occ[dest] = k
-                    if (
-                        frozen(dest, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
-                        or pair_dead(dest, stand, occ, live, pairs, starts, partners)
-                        or matches(dest, stand, occ, learned)
-                    ):
-                        occ[dest] = -1
-                        occ[b] = k
-                        continue
-                    mark2 += 1
-                    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
-                    mark3 = _child(
+                    placed, mark2, mark3 = _place(
                         node,
                         k,
                         b,
                         dest,
-                        player,
+                        stand,
                         pushes,
                         pw,
                         pcell,
@@ -470,6 +457,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                         parent_key,
                         keykind,
                         board,
+                        learned,
                         plan,
                         store,
                         table,
@@ -481,22 +469,114 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                         parent_work,
                         work,
                         child,
+                        stack,
+                        seen2,
+                        mark2,
+                        fifo2,
+                        walk2,
                         seen3,
                         mark3,
-                        fifo2,
                         conn_cap,
                         oop_cap,
                         ok,
                     )
-                    if mark3 < 0:
+                    if placed == CHILD_SOLVED:
                         for i2 in range(nb):
                             occ[nd_boxes[node, i2]] = -1
                         return SOLVED
                     occ[dest] = -1
                     occ[b] = k
-                    break  # one carry per goal: the next box is tried only if this one fails
+                    if placed == CHILD_STORED:
+                        break  # one carry per goal: the next box only if this one fails
         for k in range(nb):
             occ[nd_boxes[node, k]] = -1
+
+
+@njit
+def _place(
+    node,
+    k,
+    b,
+    t,
+    stand,
+    pushes,
+    pw,
+    pcell,
+    ph,
+    parent_key,
+    keykind,
+    board,
+    learned,
+    plan,
+    store,
+    table,
+    cells,
+    extra,
+    counters,
+    occ,
+    rows,
+    parent_work,
+    work,
+    child,
+    stack,
+    seen2,
+    mark2,
+    fifo2,
+    walk2,
+    seen3,
+    mark3,
+    conn_cap,
+    oop_cap,
+    ok,
+):
+    """The child of ``node`` whose box ``k`` went from ``b`` to ``t`` (``occ`` already
+    moved), the player standing on ``stand``: pruned by the per-child deadlock tests
+    (freeze, two-box table, learned patterns), else stored by :func:`_child`. Returns
+    (:data:`CHILD_PRUNED`, :data:`CHILD_STORED` or :data:`CHILD_SOLVED`, the next free
+    marks of ``seen2`` and ``seen3``)."""
+    nbr, goal, dead = board.nbr, board.goal, board.dead
+    if (
+        frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
+        or pair_dead(t, stand, occ, board.live, board.pairs, board.starts, board.partners)
+        or matches(t, stand, occ, learned)
+    ):
+        return CHILD_PRUNED, mark2, mark3
+    mark2 += 1
+    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+    mark3 = _child(
+        node,
+        k,
+        b,
+        t,
+        player,
+        pushes,
+        pw,
+        pcell,
+        ph,
+        parent_key,
+        keykind,
+        board,
+        plan,
+        store,
+        table,
+        cells,
+        extra,
+        counters,
+        occ,
+        rows,
+        parent_work,
+        work,
+        child,
+        seen3,
+        mark3,
+        fifo2,
+        conn_cap,
+        oop_cap,
+        ok,
+    )
+    if mark3 < 0:
+        return CHILD_SOLVED, mark2, mark3
+    return CHILD_STORED, mark2, mark3
 
 
 @njit
