@@ -55,11 +55,10 @@ class PackingOrder:
 
 def packing_order(board: Board) -> PackingOrder:
     """The packing order of ``board``'s goals (see the module docstring)."""
-    starts = [int(c) for c in board.boxes if not board.goal[c]]
-    if board.player >= 0:
-        starts.append(board.player)
+    off_goals = [int(c) for c in board.boxes if not board.goal[c]]
+    starts = off_goals + ([board.player] if board.player >= 0 else [])
     origins = np.zeros(board.n, dtype=np.uint8)
-    origins[[c for c in board.boxes if not board.goal[c]]] = 1
+    origins[off_goals] = 1
     removed, parent = _retrograde(
         board.nbr, board.goal, board.goals, np.array(starts, dtype=np.int32), origins
     )
@@ -104,7 +103,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
     -1 when no pulls do, or when no pulls bring it onto a cell of ``origins`` (uint8[n],
-    the start cells of the boxes off the goals; all 0: not asked). ``state``: int32[n, 4]
+    the start cells of the boxes off the goals; empty: not asked). ``state``: int32[n, 4]
     scratch (set to -1 on entry), ``fifo``: int64[4n]; ``pseen``, ``pqueue``: int32[n] and
     ``one``: int32[1] scratch for the player's floods; ``pmark``: int64[1], the flood mark,
     advanced here.
@@ -120,11 +119,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     occ[box] = -1
     result = -1
     first = -1
-    need = False
-    for c in range(nbr.shape[0]):
-        if origins[c]:
-            need = True
-            break
+    need = origins.shape[0] > 0
     while head < tail:
         b = fifo[head] // 4
         d = fifo[head] % 4
@@ -189,7 +184,7 @@ def _retrograde(nbr, goal, goals, starts, origins):
     removable = np.zeros(ng, dtype=np.uint8)
     gone = np.zeros(ng, dtype=np.uint8)
     last = -1
-    anywhere = np.zeros(n, dtype=np.uint8)
+    anywhere = np.zeros(0, dtype=np.uint8)
     for step in range(ng):
         _flood(sources, nsources, occ, nbr, seen, step + 1, queue)
         best, best_pulls = -1, 1 << 30
