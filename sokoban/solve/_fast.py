@@ -8,7 +8,7 @@ from typing import Any
 
 from sokoban.level import Level
 from sokoban.solve._best_first import FESS_DEADLOCK_OPTIONS, astar, greedy
-from sokoban.solve._fess import fess
+from sokoban.solve._fess import PACKED_WALLS_OPTION, fess
 from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
     METHODS,
@@ -51,7 +51,7 @@ FAST_ASTAR_BOXES = 10
 @register(
     "fast",
     "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
-    options=(*FESS_DEADLOCK_OPTIONS, THREADS_OPTION),
+    options=(*FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any

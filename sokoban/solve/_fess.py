@@ -63,6 +63,8 @@ from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_le
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
+from sokoban.solve._packed_walls import goals_short
+from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
@@ -80,11 +82,12 @@ from sokoban.solve.types import (
 )
 
 # More slots of the counters (int64 array; the first ones are those of the best-first
-# kernel): positions queued, the next cell's turn, non-empty cells.
-QUEUED, CURSOR, CELLS = 5, 6, 7
+# kernel): positions queued, the next cell's turn, non-empty cells, positions pruned by
+# the heuristic packed-walls test (:mod:`sokoban.solve._packed_walls`).
+QUEUED, CURSOR, CELLS, SHORT = 5, 6, 7, 8
 # Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
-P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY = range(6, 10)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS = range(6, 11)
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
 #: the boxes tried per goal at most, nearest by push distance first, until one is carried.
 MACRO_TARGETS, MACRO_BOXES = 1, 3
@@ -223,7 +226,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
     zplayer = board.zplayer
-    order, parent, rowof = plan
+    order, parent, rowof, before = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
     n = nbr.shape[0]
@@ -238,6 +241,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     tunnels = params[P_TUNNEL] != 0
     macros = params[P_MACRO] > 0
     carry_states = params[P_CARRY]
+    packed_walls = params[P_WALLS] != 0
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -264,6 +268,10 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
     cscratch = corral_scratch(n)
+    wscratch = walls_scratch(n, nb, ng)
+    place = np.full(n, -1, dtype=np.int32)
+    for i in range(ng):
+        place[order[i]] = i
     stamp = 0
     mark = 0
     mark2 = 0
@@ -298,6 +306,16 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
             continue
+        if packed_walls:
+            # Its own marks: ``seen`` holds the player's reach for the pushes below.
+            short, mark3 = goals_short(
+                nd_boxes[node], occ, nbr, place, order, parent, before, ok, seen3, mark3, wscratch
+            )
+            if short:
+                counters[SHORT] += 1
+                for k in range(nb):
+                    occ[nd_boxes[node, k]] = -1
+                continue
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -617,7 +635,7 @@ def _child(
     it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
     node in ``counters[GOAL]``)."""
     nbr, dist, zbox, zplayer = board.nbr, board.dist, board.zbox, board.zplayer
-    order, parent, rowof = plan
+    order, parent, rowof, before = plan
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nd_g = store.g
     g = nd_g[node] + pushes
@@ -742,6 +760,7 @@ class Fess:
         carry_states: int = MAX_STATES,
         pairs: bool | tuple[np.ndarray, ...] = True,
         learned: Learned | None = None,
+        packed_walls: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -753,7 +772,7 @@ class Fess:
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned if learned is not None else no_learned()
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
-        self.kernel_plan = (self.plan.order, self.plan.parent, rowof)
+        self.kernel_plan = (self.plan.order, self.plan.parent, rowof, self.plan.precedes())
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
@@ -764,10 +783,10 @@ class Fess:
             np.zeros(ncells, dtype=np.int64),
             np.zeros(ncells, dtype=np.int32),
         )
-        self.counters = np.zeros(8, dtype=np.int64)
+        self.counters = np.zeros(9, dtype=np.int64)
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
-            + [int(tunnels), int(macros), targets, carry_states],
+            + [int(tunnels), int(macros), targets, carry_states, int(packed_walls)],
             dtype=np.int64,
         )
         self._put_root()
@@ -968,6 +987,15 @@ def interleave(
     return Interleaved(total, engine, engines, sum(expanded.values()), sum(generated.values()))
 
 
+#: The heuristic test of :mod:`sokoban.solve._packed_walls` (``fess`` and ``fast``).
+PACKED_WALLS_OPTION = Option(
+    "packed_walls",
+    bool,
+    True,
+    "prune positions where, the packed goals standing as walls, some empty goal can get no "
+    "box of its own (a heuristic: running out of positions then proves nothing)",
+)
+
 #: The keys within a feature cell, by name.
 FESS_KEYS = {
     "bound": KEY_BOUND,
@@ -992,6 +1020,7 @@ FESS_KEYS = {
         Option("corrals", bool, True, "PI-corral pruning"),
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
+        PACKED_WALLS_OPTION,
         *FESS_DEADLOCK_OPTIONS,
     ),
 )
@@ -1012,7 +1041,7 @@ def fess(
         else no_learned()
     )
 
-    def run(limits: Limits, tunnels: bool) -> SolveResult:
+    def run(limits: Limits, tunnels: bool, packed_walls: bool) -> SolveResult:
         engines = [
             Fess(
                 board,
@@ -1023,6 +1052,7 @@ def fess(
                 macros=MACRO_BOXES if options["macros"] else 0,
                 pairs=two_box,
                 learned=learned,
+                packed_walls=packed_walls,
             )
             for k in keys
         ]
@@ -1030,16 +1060,18 @@ def fess(
         root = engines[0].root_bound
         return _driver.result(found, found.run, "fess", False, root if root < INF else None)
 
-    result = run(limits, options["tunnels"])
-    if result.status is not Status.UNSOLVABLE or not options["tunnels"]:
+    result = run(limits, options["tunnels"], options["packed_walls"])
+    if result.status is not Status.UNSOLVABLE or not (
+        options["tunnels"] or options["packed_walls"]
+    ):
         return result
-    # Tunnel macros may cut off every solution in odd layouts: running out of positions
-    # with them proves nothing, so search again without them in the limits left.
+    # Tunnel macros and the packed-walls test may cut off every solution: running out of
+    # positions with them proves nothing, so search again without them in the limits left.
     spent = result.stats
     left = Limits(
         None if limits.time is None else max(0.0, limits.time - spent.seconds),
         None if limits.nodes is None else max(0, limits.nodes - spent.expanded),
         limits.memory,
     )
-    again = run(left, False)
+    again = run(left, False, False)
     return dataclasses.replace(again, stats=spent + again.stats)

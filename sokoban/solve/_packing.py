@@ -42,6 +42,18 @@ class PackingOrder:
     order: np.ndarray
     parent: np.ndarray
 
+    def precedes(self) -> np.ndarray:
+        """uint8[g, g]: 1 at [i, j] when goal j must be filled before goal i (j is in the
+        subtree of i by ``parent``); positions in ``order``."""
+        ng = len(self.order)
+        before = np.zeros((ng, ng), dtype=np.uint8)
+        for j in range(ng):
+            i = self.parent[j]
+            while i >= 0:
+                before[i, j] = 1
+                i = self.parent[i]
+        return before
+
     @property
     def depth(self) -> int:
         """The longest chain of goals that must be filled one after another."""

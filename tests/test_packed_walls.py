@@ -1,0 +1,224 @@
+"""The packed-walls test of the feature-space search (:mod:`sokoban.solve._packed_walls`):
+a hand-made spent box, and the kernel against a slow reference on random rooms."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+import naive
+import numpy as np
+import pytest
+
+from sokoban import Level
+from sokoban.solve import Status, solve
+from sokoban.solve._board import Board
+from sokoban.solve._packed_walls import goals_short, new_scratch
+from sokoban.solve._packing import PackingOrder, packing_order
+
+# Goal A (2, 3) is filled from above by the box T on (2, 2); goal B (3, 3) only from the
+# right, by the box R on (4, 3): pushing right from A needs the player on a wall.
+SPENT = """
+#######
+#@    #
+# $#  #
+##..$ #
+ ######"""
+
+
+def level(text: str) -> Level:
+    return Level.from_xsb(text.strip("\n"))
+
+
+def short(board: Board, plan: PackingOrder, cells: list[int]) -> bool:
+    """The kernel on the boxes at floor indices ``cells``."""
+    boxes = np.array(cells, dtype=np.int16)
+    occ = np.full(board.n, -1, np.int32)
+    occ[boxes] = np.arange(len(boxes), dtype=np.int32)
+    place = np.full(board.n, -1, np.int32)
+    place[plan.order] = np.arange(len(plan.order), dtype=np.int32)
+    ng = len(plan.order)
+    result, _ = goals_short(
+        boxes,
+        occ,
+        board.nbr,
+        place,
+        plan.order,
+        plan.parent,
+        plan.precedes(),
+        np.ones(ng, np.uint8),
+        np.zeros(board.n, np.int32),
+        1,
+        new_scratch(board.n, len(boxes), ng),
+    )
+    return bool(result)
+
+
+def floor(board: Board, x: int, y: int) -> int:
+    return int(board.index[y * board.width + x])
+
+
+def test_a_goal_whose_only_box_was_spent_elsewhere_is_short() -> None:
+    lv = level(SPENT)
+    board = Board(lv)
+    plan = packing_order(board)
+    t, r = floor(board, 2, 2), floor(board, 4, 3)
+    a, b = floor(board, 2, 3), floor(board, 3, 3)
+    assert not short(board, plan, [t, r])  # the start: nothing packed
+    assert not short(board, plan, [a, r])  # T on A: R still reaches B
+    # R pushed on through B onto A: T cannot reach B past the packed A. Truly dead.
+    assert short(board, plan, [t, a])
+    assert naive.fewest_pushes(level(SPENT.replace("##..$", "##*. "))) is None
+    result = solve(lv, "fess", packed_walls=True)
+    assert result.status is Status.SOLVED
+
+
+# XSokoban 31: its goal (8, 10) is filled only from the right along row 10, after
+# (6, 10) (the player must stand on (6, 10) to push a box right from (7, 10)), so only the
+# box starting on (12, 9) can fill it.
+XSOKOBAN_31 = """
+  ####
+  #  #########
+ ##  ##  #   #
+ #  $# $@$   ####
+ #$  $  # $ $#  ##
+##  $## #$ $     #
+#  #  # #   $$$  #
+# $    $  $## ####
+# $ $ #$#  #  #
+##  ###  ###$ #
+ #  #....     #
+ ####......####
+   #....####
+   #...##
+   #...#
+   #####"""
+
+
+def test_goals_that_must_be_filled_first_wall_the_goal_in() -> None:
+    board = Board(level(XSOKOBAN_31))
+    plan = packing_order(board)
+    start = sorted(int(c) for c in board.boxes)
+    assert not short(board, plan, start)
+    # The box of (12, 9) spent on the deepest goal: the others reach (8, 10) only through
+    # (7, 10) with the player on (6, 10), which must be filled before (8, 10).
+    spent = sorted(set(start) - {floor(board, 12, 9)} | {floor(board, 4, 14)})
+    assert short(board, plan, spent)
+    # Another box on the deepest goal instead: (12, 9) still reaches (8, 10).
+    other = sorted(set(start) - {floor(board, 2, 4)} | {floor(board, 4, 14)})
+    assert not short(board, plan, other)
+
+
+def precedes(plan: PackingOrder) -> set[tuple[int, int]]:
+    """(i, j) where goal j must be filled before goal i, by walking the parents."""
+    pairs = set()
+    for j in range(len(plan.order)):
+        i = int(plan.parent[j])
+        while i >= 0:
+            pairs.add((i, j))
+            i = int(plan.parent[i])
+    return pairs
+
+
+def reference(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> bool:
+    """The test as the module docstring says it, on grid cells, forward from each box."""
+    cell = [int(c) for c in board.cells]  # floor index -> grid cell
+    goals = [cell[g] for g in plan.order]
+    on = {cell[b] for b in boxes}
+    before = precedes(plan)
+    filled = [g in on for g in goals]
+    # Packed: filled, and so is every goal that must come before it.
+    packed = {i for i in range(len(goals)) if filled[i] and all(filled[j] for k, j in before if k == i)}
+    if not packed:
+        return False
+    floor_cells = set(cell)
+    width = lv.width
+    steps = (-1, 1, -width, width)
+
+    def reaches(start: int, target: int) -> bool:
+        walls = {goals[j] for j in packed} | {goals[j] for k, j in before if k == target}
+        open_cells = floor_cells - walls
+        if start not in open_cells:
+            return False  # on a goal that must be filled before this one: stays there
+        seen, todo = {start}, [start]
+        while todo:
+            c = todo.pop()
+            if c == goals[target]:
+                return True
+            for s in steps:  # the box goes c -> c + s, the player pushing from c - s
+                if c - s in open_cells and c + s in open_cells and c + s not in seen:
+                    seen.add(c + s)
+                    todo.append(c + s)
+        return False
+
+    free = [c for c in on if not (c in goals and goals.index(c) in packed)]
+    empty = [i for i in range(len(goals)) if i not in packed]
+    return not any(
+        all(reaches(c, i) for c, i in zip(order, empty, strict=True))
+        for order in permutations(free)
+    )
+
+
+def random_room(rng: random.Random) -> Level | None:
+    """An 8x6 room inside walls with inner walls, four boxes and four goals in one
+    cluster (goal rooms give the packing order goals that must precede others)."""
+    width, height = 10, 8
+    cells = [(x, y) for y in range(1, height - 1) for x in range(1, width - 1)]
+    goals = [rng.choice(cells)]
+    while len(goals) < 4:
+        x, y = rng.choice(goals)
+        dx, dy = rng.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
+        if (x + dx, y + dy) in cells and (x + dx, y + dy) not in goals:
+            goals.append((x + dx, y + dy))
+    rest = [c for c in cells if c not in goals]
+    rng.shuffle(rest)
+    boxes, player = rest[:4], rest[4]
+    walls = set(rest[5 : 5 + rng.randint(6, 20)])
+    rows = []
+    for y in range(height):
+        row = ""
+        for x in range(width):
+            c = (x, y)
+            if x in (0, width - 1) or y in (0, height - 1) or c in walls:
+                row += "#"
+            elif c in boxes:
+                row += "$"
+            elif c == player:
+                row += "@"
+            else:
+                row += "." if c in goals else " "
+        rows.append(row)
+    lv = Level.from_xsb("\n".join(rows))
+    return None if lv.problems() else lv
+
+
+def test_the_kernel_agrees_with_the_reference_on_random_rooms() -> None:
+    rng = random.Random(3)
+    outcomes = {True: 0, False: 0}
+    cases = 0
+    while cases < 400:
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        board = Board(lv)
+        plan = packing_order(board)
+        floor_cells = list(range(board.n))
+        for _ in range(10):
+            # Boxes anywhere, often on goals so that some are packed.
+            pool = [int(g) for g in plan.order] + floor_cells
+            cells = sorted(set(rng.sample(pool, 4)))
+            if len(cells) < 4:
+                continue
+            got = short(board, plan, cells)
+            assert got == reference(lv, plan, board, cells), (lv.xsb(), cells)
+            outcomes[got] += 1
+            cases += 1
+    assert outcomes[True] >= 20 and outcomes[False] >= 20, outcomes
+
+
+@pytest.mark.parametrize("packed_walls", [False, True])
+def test_fess_with_and_without_the_test_solves_and_replays(packed_walls: bool) -> None:
+    lv = level(SPENT)
+    result = solve(lv, "fess", packed_walls=packed_walls)
+    assert result.status is Status.SOLVED
+    assert result.solution is not None
