@@ -13,7 +13,7 @@ import pytest
 from sokoban import Level
 from sokoban.solve import Status, solve
 from sokoban.solve._board import Board
-from sokoban.solve._packed_walls import goals_short, new_scratch
+from sokoban.solve._packed_walls import goals_short, must_precede, new_scratch
 from sokoban.solve._packing import PackingOrder, packing_order
 
 # Goal A (2, 3) is filled from above by the box T on (2, 2); goal B (3, 3) only from the
@@ -35,23 +35,21 @@ def short(board: Board, plan: PackingOrder, cells: list[int]) -> bool:
     boxes = np.array(cells, dtype=np.int16)
     occ = np.full(board.n, -1, np.int32)
     occ[boxes] = np.arange(len(boxes), dtype=np.int32)
-    place = np.full(board.n, -1, np.int32)
-    place[plan.order] = np.arange(len(plan.order), dtype=np.int32)
     ng = len(plan.order)
-    result, _ = goals_short(
-        boxes,
-        occ,
-        board.nbr,
-        place,
-        plan.order,
-        plan.parent,
-        plan.precedes(),
-        np.ones(ng, np.uint8),
-        np.zeros(board.n, np.int32),
-        1,
-        new_scratch(board.n, len(boxes), ng),
+    before = must_precede(board.nbr, plan.order, board.boxes.astype(np.int32))
+    scratch = new_scratch(board.n, len(boxes), ng)
+    return bool(
+        goals_short(
+            boxes,
+            board.boxes.astype(np.int16),
+            occ,
+            board.nbr,
+            plan.order,
+            before,
+            np.zeros(board.n, np.uint8),
+            scratch,
+        )
     )
-    return bool(result)
 
 
 def floor(board: Board, x: int, y: int) -> int:
@@ -109,50 +107,59 @@ def test_goals_that_must_be_filled_first_wall_the_goal_in() -> None:
     assert not short(board, plan, other)
 
 
-def precedes(plan: PackingOrder) -> set[tuple[int, int]]:
-    """(i, j) where goal j must be filled before goal i, by walking the parents."""
-    pairs = set()
-    for j in range(len(plan.order)):
-        i = int(plan.parent[j])
-        while i >= 0:
-            pairs.add((i, j))
-            i = int(plan.parent[i])
-    return pairs
+def pushable(floor_cells: set[int], width: int, walls: set[int], start: int, goal: int) -> bool:
+    """Whether a lone box on grid cell ``start`` can be pushed onto ``goal`` (forward, any
+    player side off the walls counts)."""
+    open_cells = floor_cells - walls
+    if start not in open_cells:
+        return False
+    seen, todo = {start}, [start]
+    while todo:
+        c = todo.pop()
+        if c == goal:
+            return True
+        for s in (-1, 1, -width, width):  # the box goes c -> c + s, the player on c - s
+            if c - s in open_cells and c + s in open_cells and c + s not in seen:
+                seen.add(c + s)
+                todo.append(c + s)
+    return False
 
 
 def reference(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> bool:
-    """The test as the module docstring says it, on grid cells, forward from each box."""
+    """The test as the module docstring says it, on grid cells, forward from the boxes."""
     cell = [int(c) for c in board.cells]  # floor index -> grid cell
     goals = [cell[g] for g in plan.order]
+    starts = [cell[b] for b in board.boxes]
+    floor_cells, width, ng = set(cell), lv.width, len(goals)
+
+    def from_a_start(walls: set[int], goal: int) -> bool:
+        return any(pushable(floor_cells, width, walls, s, goal) or s == goal for s in starts)
+
+    # j before i: with i and the goals the plan fills before j filled, no start reaches j;
+    # a goal no start reaches with all of its pairs filled keeps none.
+    before = {
+        (i, j)
+        for j in range(ng)
+        for i in range(j + 1, ng)
+        if not from_a_start(set(goals[:j]) | {goals[i]}, goals[j])
+    }
+    for i in range(ng):
+        walls = {goals[j] for k, j in before if k == i}
+        if not from_a_start(walls, goals[i]):
+            before = {(k, j) for k, j in before if k != i}
     on = {cell[b] for b in boxes}
-    before = precedes(plan)
-    filled = [g in on for g in goals]
-    # Packed: filled, and so is every goal that must come before it.
-    packed = {i for i in range(len(goals)) if filled[i] and all(filled[j] for k, j in before if k == i)}
-    if not packed:
-        return False
-    floor_cells = set(cell)
-    width = lv.width
-    steps = (-1, 1, -width, width)
+    packed = 0
+    while packed < ng and goals[packed] in on:
+        packed += 1
 
-    def reaches(start: int, target: int) -> bool:
-        walls = {goals[j] for j in packed} | {goals[j] for k, j in before if k == target}
-        open_cells = floor_cells - walls
-        if start not in open_cells:
-            return False  # on a goal that must be filled before this one: stays there
-        seen, todo = {start}, [start]
-        while todo:
-            c = todo.pop()
-            if c == goals[target]:
-                return True
-            for s in steps:  # the box goes c -> c + s, the player pushing from c - s
-                if c - s in open_cells and c + s in open_cells and c + s not in seen:
-                    seen.add(c + s)
-                    todo.append(c + s)
-        return False
+    def reaches(start: int, i: int) -> bool:
+        walls = set(goals[:packed]) | {goals[j] for k, j in before if k == i}
+        return pushable(floor_cells, width, walls, start, goals[i])
 
-    free = [c for c in on if not (c in goals and goals.index(c) in packed)]
-    empty = [i for i in range(len(goals)) if i not in packed]
+    if not all(any(reaches(s, i) for s in starts) for i in range(packed, ng)):
+        return False  # the plan contradicts itself at this prefix
+    free = [c for c in on if c not in goals[:packed]]
+    empty = range(packed, ng)
     return not any(
         all(reaches(c, i) for c, i in zip(order, empty, strict=True))
         for order in permutations(free)

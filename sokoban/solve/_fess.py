@@ -63,7 +63,7 @@ from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_le
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._packed_walls import goals_short
+from sokoban.solve._packed_walls import goals_short, must_precede
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
@@ -98,6 +98,8 @@ KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 #: Bound buckets per cell at most (larger bounds share the last bucket).
 MAX_BUCKETS = 1024
+#: The packed-walls test is off on levels where its cache would take more bytes.
+PACKED_WALLS_BYTES = 1 << 25
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
 LINK, WEIGHT, CELL = 0, 1, 2
 #: What became of a child (:func:`_place`): pruned as a deadlock, stored (or met again),
@@ -268,10 +270,8 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
     cscratch = corral_scratch(n)
-    wscratch = walls_scratch(n, nb, ng)
-    place = np.full(n, -1, dtype=np.int32)
-    for i in range(ng):
-        place[order[i]] = i
+    wscratch = walls_scratch(n if packed_walls else 0, nb, ng if packed_walls else 0)
+    wall = np.zeros(n, dtype=np.uint8)
     stamp = 0
     mark = 0
     mark2 = 0
@@ -307,11 +307,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 occ[nd_boxes[node, k]] = -1
             continue
         if packed_walls:
-            # Its own marks: ``seen`` holds the player's reach for the pushes below.
-            short, mark3 = goals_short(
-                nd_boxes[node], occ, nbr, place, order, parent, before, ok, seen3, mark3, wscratch
-            )
-            if short:
+            if goals_short(nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch):
                 counters[SHORT] += 1
                 for k in range(nb):
                     occ[nd_boxes[node, k]] = -1
@@ -772,7 +768,8 @@ class Fess:
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned if learned is not None else no_learned()
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
-        self.kernel_plan = (self.plan.order, self.plan.parent, rowof, self.plan.precedes())
+        before = must_precede(board.nbr, self.plan.order, board.boxes.astype(np.int32))
+        self.kernel_plan = (self.plan.order, self.plan.parent, rowof, before)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
@@ -784,6 +781,8 @@ class Fess:
             np.zeros(ncells, dtype=np.int32),
         )
         self.counters = np.zeros(9, dtype=np.int64)
+        # The packed-walls test caches a floor map per goal and packed prefix.
+        packed_walls = packed_walls and (nb + 1) * nb * board.n <= PACKED_WALLS_BYTES
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
             + [int(tunnels), int(macros), targets, carry_states, int(packed_walls)],

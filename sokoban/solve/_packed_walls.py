@@ -1,12 +1,17 @@
 """A heuristic deadlock test for the feature-space search: the packed goals as walls.
 
-Goals packed in the packing order (:func:`sokoban.solve._packing.packed_count`) are meant
-to stay packed. Treat their boxes as walls; every other box must still reach an empty goal
-of its own, each box alone on the board (any player side free of walls counts, so the
-test is generous). When no such assignment exists, some goal can only be filled by a box
-the search already spent elsewhere: on XSokoban 31 the last goal is reachable only from
-the right, by the one box that starts there, and the search packs that box into another
-goal early and then drowns below the last goal.
+The goals packed so far (the longest prefix of the packing order whose goals all hold
+boxes, :mod:`sokoban.solve._packing`) are meant to stay packed: treat their boxes as
+walls. For each empty goal, the goals that must be filled before it
+(:func:`must_precede`) are walls too. Every other box must still reach an empty goal of
+its own that way, each box alone on the board (any player side free of walls counts, so
+the test is generous). When no such assignment exists, some goal can only be filled by a
+box the search already spent elsewhere: on XSokoban 31 the goal (8, 10) is reachable only
+from the right, by the one box that starts there, and the search packs that box into
+another goal early and then drowns below the last goal.
+
+The cells each goal is reachable from depend only on how many goals are packed, so they
+are computed once per prefix and kept; a test is then a bipartite matching.
 
 Not a proof: a packed box may in truth have to leave its goal. A search that prunes with
 it proves nothing by running out of positions (:mod:`sokoban.solve._fess` searches again
@@ -18,15 +23,89 @@ from __future__ import annotations
 import numpy as np
 
 from sokoban._jit import njit
-from sokoban.solve._packing import packed_count
+
+
+@njit
+def must_precede(nbr, order, starts):
+    """uint8[g, g]: 1 at [i, j] when goal ``order[j]`` must be filled before goal
+    ``order[i]``: with boxes on goal i and on the goals the plan fills before j, no box
+    starting on a cell of ``starts`` (int32[k], every box's start cell) can be pushed
+    onto goal j. On XSokoban 31, once (8, 10) and the goal room below are filled, a box
+    goes onto (6, 10) only from (7, 10) with the player on (8, 10): (6, 10) comes first.
+    The goals the plan fills before j count as walls (the other goals as floor) so that
+    open goal rooms, where the plan's order is one of many, give no pairs.
+    ``nbr``: int32[n, 4]; ``order``: int32[g], the goals in fill order."""
+    n = nbr.shape[0]
+    ng = order.shape[0]
+    start = np.zeros(n, dtype=np.uint8)
+    for s in starts:
+        start[s] = 1
+    wall = np.zeros(n, dtype=np.uint8)
+    seen = np.zeros(n, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
+    before = np.zeros((ng, ng), dtype=np.uint8)
+    mark = 0
+    for j in range(ng):
+        if j > 0:
+            wall[order[j - 1]] = 1
+        for i in range(j + 1, ng):
+            wall[order[i]] = 1
+            mark += 1
+            if not _reached(order[j], nbr, wall, start, seen, mark, queue):
+                before[i, j] = 1
+            wall[order[i]] = 0
+    # Pairs found under different walls can contradict each other where the plan's order
+    # is arbitrary (a goal room packed so full that nothing could be pulled out): a goal
+    # that no start box reaches with all its pairs' goals filled keeps none of them.
+    for i in range(ng):
+        wall[:] = 0
+        for j in range(ng):
+            if before[i, j]:
+                wall[order[j]] = 1
+        mark += 1
+        if not _reached(order[i], nbr, wall, start, seen, mark, queue):
+            before[i, :] = 0
+    return before
+
+
+@njit
+def _reached(goal, nbr, wall, start, seen, mark, queue):
+    """Whether a lone box starting on a cell with ``start`` set can be pushed onto
+    ``goal``, the cells with ``wall`` set standing as walls (a pull search back from the
+    goal; marks ``seen`` with ``mark``)."""
+    if start[goal]:
+        return True
+    seen[goal] = mark
+    queue[0] = goal
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for d in range(4):
+            y = nbr[x, d]  # the box came from y, the player behind it on p
+            if y < 0 or wall[y] or seen[y] == mark:
+                continue
+            p = nbr[y, d]
+            if p < 0 or wall[p]:
+                continue
+            if start[y]:
+                return True
+            seen[y] = mark
+            queue[tail] = y
+            tail += 1
+    return False
 
 
 @njit
 def new_scratch(n, nboxes, ngoals):
-    """Scratch of :func:`goals_short`: the box-to-goal table uint8[nboxes, ngoals], the
-    matching's arrays int32[5, max(nboxes, ngoals)] and a flood queue int32[n]."""
+    """Scratch of :func:`goals_short`: per filled prefix of the order and goal, the cells a
+    lone box reaches the goal from uint8[g + 1, g, n] (filled on first use, as marked in
+    uint8[g + 1]: 1, or 2 where the plan contradicts itself), the box-to-goal table uint8[nboxes, g], the matching's arrays
+    int32[5, max(nboxes, g)] and a flood queue int32[n]."""
     size = max(nboxes, ngoals, 1)
     return (
+        np.zeros((ngoals + 1, max(ngoals, 1), n), dtype=np.uint8),
+        np.zeros(ngoals + 1, dtype=np.uint8),
         np.zeros((max(nboxes, 1), max(ngoals, 1)), dtype=np.uint8),
         np.zeros((5, size), dtype=np.int32),
         np.empty(n, dtype=np.int32),
@@ -34,66 +113,79 @@ def new_scratch(n, nboxes, ngoals):
 
 
 @njit
-def goals_short(boxes, occ, nbr, place, order, parent, before, ok, seen, mark, scratch):
+def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
     """Whether the boxes off the packed goals cannot each reach a different empty goal
-    (see the module docstring); returns (short, next free mark of ``seen``).
+    (see the module docstring).
 
-    ``boxes``: int16[nb] cells; ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
-    ``place``: int32[n], per goal cell its position in ``order`` (-1 elsewhere);
-    ``order``, ``parent``: the packing order
-    (:class:`sokoban.solve._packing.PackingOrder`); ``before``: uint8[g, g], 1 where
-    goal j (a position in ``order``) must be filled before goal i; ``ok``: uint8[g]
-    scratch (left marking the packed goals); ``seen``: int32[n] flood marks; ``scratch``:
-    from :func:`new_scratch`.
+    ``boxes``: int16[nb] cells; ``starts``: int16[nb], the boxes' start cells; ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
+    ``order``: int32[g], the goals in fill order (the packed goals: the longest prefix
+    of it that holds boxes); ``before``: uint8[g, g], 1 where goal ``order[j]`` must be
+    filled before goal ``order[i]`` (:func:`must_precede`); ``wall``: uint8[n] scratch
+    (left zero); ``scratch``: from :func:`new_scratch`.
+
+    Where the plan contradicts itself (with its packed prefix as walls some empty goal
+    is out of reach of every start cell, as in open goal rooms whose order the retrograde
+    analysis had to pick arbitrarily), the test says nothing at that prefix.
     """
-    packed, _ = packed_count(occ, order, parent, ok)
-    if packed == 0:
-        return False, mark  # nothing walls anything: the matching bound covers this
-    reach, match, queue = scratch
+    cache, done, reach, match, queue = scratch
     nb = boxes.shape[0]
     ng = order.shape[0]
+    packed = 0
+    while packed < ng and occ[order[packed]] >= 0:
+        packed += 1
+    if not done[packed]:
+        # The cells a lone box can be pushed to each empty goal from, pulling it
+        # backwards: the packed goals and the goals that must be filled before it stand
+        # as walls.
+        for j in range(packed):
+            wall[order[j]] = 1
+        for i in range(packed, ng):
+            for j in range(packed, ng):
+                wall[order[j]] = before[i, j]
+            seen = cache[packed, i]
+            s = order[i]
+            seen[s] = 1
+            queue[0] = s
+            head, tail = 0, 1
+            while head < tail:
+                x = queue[head]
+                head += 1
+                for d in range(4):
+                    y = nbr[x, d]  # the box came from y, the player behind it on p
+                    if y < 0 or seen[y] or wall[y]:
+                        continue
+                    p = nbr[y, d]
+                    if p < 0 or wall[p]:
+                        continue
+                    seen[y] = 1
+                    queue[tail] = y
+                    tail += 1
+        for j in range(ng):
+            wall[order[j]] = 0
+        done[packed] = 1
+        for i in range(packed, ng):
+            reached = False
+            for k in range(nb):
+                if cache[packed, i, starts[k]]:
+                    reached = True
+                    break
+            if not reached:
+                done[packed] = 2  # the plan cannot be followed from here
+                break
+    if done[packed] == 2:
+        return False
     reach[:, :] = 0
-    for i in range(ng):
-        if ok[i]:
-            continue  # packed
-        # The cells a lone box can be pushed to goal i from, pulling it backwards: the
-        # packed goals and the goals that must be filled before it stand as walls.
-        mark += 1
-        s = order[i]
-        seen[s] = mark
-        queue[0] = s
-        head, tail = 0, 1
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for d in range(4):
-                y = nbr[x, d]  # the box came from y, the player behind it on p
-                if y < 0 or seen[y] == mark:
-                    continue
-                j = place[y]
-                if j >= 0 and (ok[j] or before[i, j]):
-                    continue
-                p = nbr[y, d]
-                if p < 0:
-                    continue
-                j = place[p]
-                if j >= 0 and (ok[j] or before[i, j]):
-                    continue
-                seen[y] = mark
-                queue[tail] = y
-                tail += 1
-        for k in range(nb):
-            if seen[boxes[k]] == mark:
-                reach[k, i] = 1
+    for k in range(nb):
+        b = boxes[k]
+        for i in range(packed, ng):
+            reach[k, i] = cache[packed, i, b]
     # Kuhn's augmenting paths, breadth first: rows of ``match``: the goal of each box, the
     # box of each goal, the goal a box was reached from, the goals' queue, the boxes seen.
     goal_of, box_of, via, tq, vis = match[0], match[1], match[2], match[3], match[4]
     goal_of[:nb] = -1
     box_of[:ng] = -1
     vis[:nb] = -1
-    for t in range(ng):
-        if ok[t]:
-            continue  # packed
+    for t in range(packed, ng):
         tq[0] = t
         head, tail = 0, 1
         found = -1
@@ -111,7 +203,7 @@ def goals_short(boxes, occ, nbr, place, order, parent, before, ok, seen, mark, s
                 tq[tail] = goal_of[j]
                 tail += 1
         if found < 0:
-            return True, mark
+            return True
         j = found
         while True:
             u = via[j]
@@ -121,4 +213,4 @@ def goals_short(boxes, occ, nbr, place, order, parent, before, ok, seen, mark, s
             if u == t:
                 break
             j = previous
-    return False, mark
+    return False
