@@ -67,7 +67,7 @@ def test_a_goal_whose_only_box_was_spent_elsewhere_is_short() -> None:
     # R pushed on through B onto A: T cannot reach B past the packed A. Truly dead.
     assert short(board, plan, [t, a])
     assert naive.fewest_pushes(level(SPENT.replace("##..$", "##*. "))) is None
-    result = solve(lv, "fess", packed_walls=True)
+    result = solve(lv, "fess", packed_walls="prefix")
     assert result.status is Status.SOLVED
 
 
@@ -223,8 +223,8 @@ def test_the_kernel_agrees_with_the_reference_on_random_rooms() -> None:
     assert outcomes[True] >= 20 and outcomes[False] >= 20, outcomes
 
 
-@pytest.mark.parametrize("packed_walls", [False, True])
-def test_fess_with_and_without_the_test_solves_and_replays(packed_walls: bool) -> None:
+@pytest.mark.parametrize("packed_walls", ["off", "prefix", "chain"])
+def test_fess_with_and_without_the_test_solves_and_replays(packed_walls: str) -> None:
     lv = level(SPENT)
     result = solve(lv, "fess", packed_walls=packed_walls)
     assert result.status is Status.SOLVED

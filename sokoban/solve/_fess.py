@@ -63,7 +63,7 @@ from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_le
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._packed_walls import goals_short, must_precede
+from sokoban.solve._packed_walls import goals_short, goals_short_chain, must_precede
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
@@ -98,6 +98,10 @@ KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
 CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
 #: Bound buckets per cell at most (larger bounds share the last bucket).
 MAX_BUCKETS = 1024
+#: The packed-walls test: off, the order's filled prefix as walls, or the goals packed by
+#: its chains (:mod:`sokoban.solve._packed_walls`).
+WALLS_OFF, WALLS_PREFIX, WALLS_CHAIN = 0, 1, 2
+PACKED_WALLS = {"off": WALLS_OFF, "prefix": WALLS_PREFIX, "chain": WALLS_CHAIN}
 #: The packed-walls test is off on levels where its cache would take more bytes.
 PACKED_WALLS_BYTES = 1 << 25
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
@@ -243,7 +247,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     tunnels = params[P_TUNNEL] != 0
     macros = params[P_MACRO] > 0
     carry_states = params[P_CARRY]
-    packed_walls = params[P_WALLS] != 0
+    packed_walls = params[P_WALLS]
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -272,6 +276,9 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     cscratch = corral_scratch(n)
     wscratch = walls_scratch(n if packed_walls else 0, nb, ng if packed_walls else 0)
     wall = np.zeros(n, dtype=np.uint8)
+    place = np.full(n, -1, dtype=np.int32)
+    for i in range(ng):
+        place[order[i]] = i
     stamp = 0
     mark = 0
     mark2 = 0
@@ -306,12 +313,30 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
             continue
-        if packed_walls:
-            if goals_short(nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch):
-                counters[SHORT] += 1
-                for k in range(nb):
-                    occ[nd_boxes[node, k]] = -1
-                continue
+        if packed_walls == WALLS_PREFIX:
+            short = goals_short(nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch)
+        elif packed_walls == WALLS_CHAIN:
+            short, mark3 = goals_short_chain(
+                nd_boxes[node],
+                nd_boxes[0],
+                occ,
+                nbr,
+                place,
+                order,
+                parent,
+                before,
+                ok,
+                seen3,
+                mark3,
+                wscratch,
+            )
+        else:
+            short = False
+        if short:
+            counters[SHORT] += 1
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
         allowed[:] = 1
         if corrals:
             size = pi_corral(
@@ -756,7 +781,7 @@ class Fess:
         carry_states: int = MAX_STATES,
         pairs: bool | tuple[np.ndarray, ...] = True,
         learned: Learned | None = None,
-        packed_walls: bool = False,
+        packed_walls: str = "off",
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -768,7 +793,11 @@ class Fess:
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned if learned is not None else no_learned()
         rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
-        before = must_precede(board.nbr, self.plan.order, board.boxes.astype(np.int32))
+        mode = PACKED_WALLS[packed_walls]
+        if mode == WALLS_CHAIN:
+            before = self.plan.precedes()
+        else:
+            before = must_precede(board.nbr, self.plan.order, board.boxes.astype(np.int32))
         self.kernel_plan = (self.plan.order, self.plan.parent, rowof, before)
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
@@ -782,10 +811,11 @@ class Fess:
         )
         self.counters = np.zeros(9, dtype=np.int64)
         # The packed-walls test caches a floor map per goal and packed prefix.
-        packed_walls = packed_walls and (nb + 1) * nb * board.n <= PACKED_WALLS_BYTES
+        if (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
+            mode = WALLS_OFF
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
-            + [int(tunnels), int(macros), targets, carry_states, int(packed_walls)],
+            + [int(tunnels), int(macros), targets, carry_states, mode],
             dtype=np.int64,
         )
         self._put_root()
@@ -989,10 +1019,12 @@ def interleave(
 #: The heuristic test of :mod:`sokoban.solve._packed_walls` (``fess`` and ``fast``).
 PACKED_WALLS_OPTION = Option(
     "packed_walls",
-    bool,
-    True,
+    str,
+    "chain",
     "prune positions where, the packed goals standing as walls, some empty goal can get no "
-    "box of its own (a heuristic: running out of positions then proves nothing)",
+    "box of its own (a heuristic: running out of positions then proves nothing): off, "
+    "prefix (the order's filled prefix as walls) or chain (the goals packed by its chains)",
+    choices=tuple(PACKED_WALLS),
 )
 
 #: The keys within a feature cell, by name.
@@ -1040,7 +1072,7 @@ def fess(
         else no_learned()
     )
 
-    def run(limits: Limits, tunnels: bool, packed_walls: bool) -> SolveResult:
+    def run(limits: Limits, tunnels: bool, packed_walls: str) -> SolveResult:
         engines = [
             Fess(
                 board,
@@ -1061,7 +1093,7 @@ def fess(
 
     result = run(limits, options["tunnels"], options["packed_walls"])
     if result.status is not Status.UNSOLVABLE or not (
-        options["tunnels"] or options["packed_walls"]
+        options["tunnels"] or options["packed_walls"] != "off"
     ):
         return result
     # Tunnel macros and the packed-walls test may cut off every solution: running out of
@@ -1072,5 +1104,5 @@ def fess(
         None if limits.nodes is None else max(0, limits.nodes - spent.expanded),
         limits.memory,
     )
-    again = run(left, False, False)
+    again = run(left, False, "off")
     return dataclasses.replace(again, stats=spent + again.stats)

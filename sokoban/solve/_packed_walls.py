@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from sokoban._jit import njit
+from sokoban.solve._packing import packed_count
 
 
 @njit
@@ -179,13 +180,78 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
         b = boxes[k]
         for i in range(packed, ng):
             reach[k, i] = cache[packed, i, b]
+    return _short(reach, packed, nb, ng, match)
+
+
+@njit
+def goals_short_chain(boxes, starts, occ, nbr, place, order, parent, before, ok, seen, mark, scratch):
+    """:func:`goals_short` with the goals packed by the order's chains
+    (:func:`sokoban.solve._packing.packed_count`: a goal holding a box whose goals that
+    must come first are all packed) as walls, not only its filled prefix: more walls, so
+    more positions are short, and no cache (the walls are not a prefix); returns (short,
+    next free mark of ``seen``). ``place``: int32[n], per goal cell its position in
+    ``order`` (-1 elsewhere); ``ok``: uint8[g] scratch; ``seen``: int32[n] flood marks;
+    the rest as for :func:`goals_short`."""
+    _, _, reach, match, queue = scratch
+    packed, _ = packed_count(occ, order, parent, ok)
+    if packed == 0:
+        return False, mark
+    nb = boxes.shape[0]
+    ng = order.shape[0]
+    reach[:, :] = 0
+    for i in range(ng):
+        if ok[i]:
+            continue  # packed
+        mark += 1
+        s = order[i]
+        seen[s] = mark
+        queue[0] = s
+        head, tail = 0, 1
+        while head < tail:
+            x = queue[head]
+            head += 1
+            for d in range(4):
+                y = nbr[x, d]  # the box came from y, the player behind it on p
+                if y < 0 or seen[y] == mark:
+                    continue
+                j = place[y]
+                if j >= 0 and (ok[j] or before[i, j]):
+                    continue
+                p = nbr[y, d]
+                if p < 0:
+                    continue
+                j = place[p]
+                if j >= 0 and (ok[j] or before[i, j]):
+                    continue
+                seen[y] = mark
+                queue[tail] = y
+                tail += 1
+        reached = False
+        for k in range(nb):
+            if seen[starts[k]] == mark:
+                reached = True
+            if seen[boxes[k]] == mark:
+                reach[k, i] = 1
+        if not reached:
+            return False, mark  # the plan cannot be followed from here
+    for i in range(ng):
+        ok[i] = 1 - ok[i]  # the goals to match
+    return _short(reach, -1, nb, ng, match, ok), mark
+
+
+@njit
+def _short(reach, packed, nb, ng, match, empty=None):
+    """Whether some goal (positions ``packed``.. of the order, or those with ``empty``
+    set) gets no box of its own by ``reach`` (uint8[nb, g])."""
     # Kuhn's augmenting paths, breadth first: rows of ``match``: the goal of each box, the
     # box of each goal, the goal a box was reached from, the goals' queue, the boxes seen.
     goal_of, box_of, via, tq, vis = match[0], match[1], match[2], match[3], match[4]
     goal_of[:nb] = -1
     box_of[:ng] = -1
     vis[:nb] = -1
-    for t in range(packed, ng):
+    for t in range(max(packed, 0), ng):
+        if empty is not None and not empty[t]:
+            continue
         tq[0] = t
         head, tail = 0, 1
         found = -1
