@@ -4,6 +4,7 @@ a hand-made spent box, and the kernel against a slow reference on random rooms."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import permutations
 
 import naive
@@ -13,7 +14,7 @@ import pytest
 from sokoban import Level
 from sokoban.solve import Status, solve
 from sokoban.solve._board import Board
-from sokoban.solve._packed_walls import goals_short, must_precede, new_scratch
+from sokoban.solve._packed_walls import goals_short, goals_short_chain, must_precede, new_scratch
 from sokoban.solve._packing import PackingOrder, packing_order
 
 # Goal A (2, 3) is filled from above by the box T on (2, 2); goal B (3, 3) only from the
@@ -30,14 +31,32 @@ def level(text: str) -> Level:
     return Level.from_xsb(text.strip("\n"))
 
 
-def short(board: Board, plan: PackingOrder, cells: list[int]) -> bool:
-    """The kernel on the boxes at floor indices ``cells``."""
+def short(board: Board, plan: PackingOrder, cells: list[int], mode: str = "prefix") -> bool:
+    """The kernel of ``mode`` on the boxes at floor indices ``cells``."""
     boxes = np.array(cells, dtype=np.int16)
     occ = np.full(board.n, -1, np.int32)
     occ[boxes] = np.arange(len(boxes), dtype=np.int32)
     ng = len(plan.order)
-    before = must_precede(board.nbr, plan.order, board.boxes.astype(np.int32))
     scratch = new_scratch(board.n, len(boxes), ng)
+    if mode == "chain":
+        place = np.full(board.n, -1, np.int32)
+        place[plan.order] = np.arange(ng, dtype=np.int32)
+        result, _ = goals_short_chain(
+            boxes,
+            board.boxes.astype(np.int16),
+            occ,
+            board.nbr,
+            place,
+            plan.order,
+            plan.parent,
+            plan.precedes(),
+            np.ones(ng, np.uint8),
+            np.zeros(board.n, np.int32),
+            1,
+            scratch,
+        )
+        return bool(result)
+    before = must_precede(board.nbr, plan.order, board.boxes.astype(np.int32))
     return bool(
         goals_short(
             boxes,
@@ -62,13 +81,12 @@ def test_a_goal_whose_only_box_was_spent_elsewhere_is_short() -> None:
     plan = packing_order(board)
     t, r = floor(board, 2, 2), floor(board, 4, 3)
     a, b = floor(board, 2, 3), floor(board, 3, 3)
-    assert not short(board, plan, [t, r])  # the start: nothing packed
-    assert not short(board, plan, [a, r])  # T on A: R still reaches B
-    # R pushed on through B onto A: T cannot reach B past the packed A. Truly dead.
-    assert short(board, plan, [t, a])
+    for mode in ("prefix", "chain"):
+        assert not short(board, plan, [t, r], mode)  # the start: nothing packed
+        assert not short(board, plan, [a, r], mode)  # T on A: R still reaches B
+        # R pushed on through B onto A: T cannot reach B past the packed A. Truly dead.
+        assert short(board, plan, [t, a], mode)
     assert naive.fewest_pushes(level(SPENT.replace("##..$", "##*. "))) is None
-    result = solve(lv, "fess", packed_walls="prefix")
-    assert result.status is Status.SOLVED
 
 
 # XSokoban 31: its goal (8, 10) is filled only from the right along row 10, after
@@ -97,14 +115,15 @@ def test_goals_that_must_be_filled_first_wall_the_goal_in() -> None:
     board = Board(level(XSOKOBAN_31))
     plan = packing_order(board)
     start = sorted(int(c) for c in board.boxes)
-    assert not short(board, plan, start)
     # The box of (12, 9) spent on the deepest goal: the others reach (8, 10) only through
     # (7, 10) with the player on (6, 10), which must be filled before (8, 10).
     spent = sorted(set(start) - {floor(board, 12, 9)} | {floor(board, 4, 14)})
-    assert short(board, plan, spent)
     # Another box on the deepest goal instead: (12, 9) still reaches (8, 10).
     other = sorted(set(start) - {floor(board, 2, 4)} | {floor(board, 4, 14)})
-    assert not short(board, plan, other)
+    for mode in ("prefix", "chain"):
+        assert not short(board, plan, start, mode)
+        assert short(board, plan, spent, mode)
+        assert not short(board, plan, other, mode)
 
 
 def pushable(floor_cells: set[int], width: int, walls: set[int], start: int, goal: int) -> bool:
@@ -123,6 +142,50 @@ def pushable(floor_cells: set[int], width: int, walls: set[int], start: int, goa
                 seen.add(c + s)
                 todo.append(c + s)
     return False
+
+
+def matched(reaches: Callable[[int, int], bool], free: list[int], empty: list[int]) -> bool:
+    """Whether the boxes ``free`` (grid cells) can each take a different goal of
+    ``empty`` (positions in the order), trying every assignment."""
+    return any(
+        all(reaches(c, i) for c, i in zip(order, empty, strict=True))
+        for order in permutations(free)
+    )
+
+
+def reference_chain(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> bool:
+    """The chain mode as :func:`goals_short_chain` says it, forward from the boxes."""
+    cell = [int(c) for c in board.cells]
+    goals = [cell[g] for g in plan.order]
+    starts = [cell[b] for b in board.boxes]
+    floor_cells, width, ng = set(cell), lv.width, len(goals)
+    before = {(i, j) for j in range(ng) for i in ancestors(plan, j)}
+    on = {cell[b] for b in boxes}
+    # Packed: filled, and so is every goal that must be filled before it.
+    packed = {
+        i for i in range(ng) if goals[i] in on and all(goals[j] in on for k, j in before if k == i)
+    }
+    if not packed:
+        return False
+
+    def reaches(start: int, i: int) -> bool:
+        walls = {goals[j] for j in packed} | {goals[j] for k, j in before if k == i}
+        return pushable(floor_cells, width, walls, start, goals[i])
+
+    empty = [i for i in range(ng) if i not in packed]
+    if not all(any(reaches(s, i) for s in starts) for i in empty):
+        return False  # the plan cannot be followed from here
+    return not matched(reaches, [c for c in on if c not in {goals[j] for j in packed}], empty)
+
+
+def ancestors(plan: PackingOrder, j: int) -> list[int]:
+    """The goals that goal j must be filled before, up its chain of parents."""
+    found = []
+    i = int(plan.parent[j])
+    while i >= 0:
+        found.append(i)
+        i = int(plan.parent[i])
+    return found
 
 
 def reference(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> bool:
@@ -158,12 +221,7 @@ def reference(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> 
 
     if not all(any(reaches(s, i) for s in starts) for i in range(packed, ng)):
         return False  # the plan contradicts itself at this prefix
-    free = [c for c in on if c not in goals[:packed]]
-    empty = range(packed, ng)
-    return not any(
-        all(reaches(c, i) for c, i in zip(order, empty, strict=True))
-        for order in permutations(free)
-    )
+    return not matched(reaches, [c for c in on if c not in goals[:packed]], list(range(packed, ng)))
 
 
 def random_room(rng: random.Random) -> Level | None:
@@ -199,8 +257,10 @@ def random_room(rng: random.Random) -> Level | None:
     return None if lv.problems() else lv
 
 
-def test_the_kernel_agrees_with_the_reference_on_random_rooms() -> None:
+@pytest.mark.parametrize("mode", ["prefix", "chain"])
+def test_the_kernel_agrees_with_the_reference_on_random_rooms(mode: str) -> None:
     rng = random.Random(3)
+    oracle = reference if mode == "prefix" else reference_chain
     outcomes = {True: 0, False: 0}
     cases = 0
     while cases < 400:
@@ -216,8 +276,8 @@ def test_the_kernel_agrees_with_the_reference_on_random_rooms() -> None:
             cells = sorted(set(rng.sample(pool, 4)))
             if len(cells) < 4:
                 continue
-            got = short(board, plan, cells)
-            assert got == reference(lv, plan, board, cells), (lv.xsb(), cells)
+            got = short(board, plan, cells, mode)
+            assert got == oracle(lv, plan, board, cells), (lv.xsb(), cells)
             outcomes[got] += 1
             cases += 1
     assert outcomes[True] >= 20 and outcomes[False] >= 20, outcomes

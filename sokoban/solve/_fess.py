@@ -28,8 +28,10 @@ It stores nodes as the best-first kernel does (:class:`sokoban.solve._best_first
 transposition table of :mod:`sokoban.solve._table`) and reuses its pieces (the player's
 walk, the child's boxes, the bound, freeze deadlocks, the two-box table, PI-corrals, corral
 deadlocks and the patterns they leave). The corral sub-searches run on the position about to
-be expanded, not on every child (most children never are); the patterns learned are matched
-per child. A position is stored once, with the shortest push path found to it while it
+be expanded, not on every child (most children never are), and so does the packed-walls
+test (:mod:`sokoban.solve._packed_walls`, a heuristic: every empty goal must keep a box of
+its own that can still reach it, the packed goals standing as walls); the patterns learned
+are matched per child. A position is stored once, with the shortest push path found to it while it
 waits; the path's macros are found again when it is expanded to LURD
 (:func:`sokoban.solve._path.expand`).
 """
@@ -102,7 +104,9 @@ MAX_BUCKETS = 1024
 #: its chains (:mod:`sokoban.solve._packed_walls`).
 WALLS_OFF, WALLS_PREFIX, WALLS_CHAIN = 0, 1, 2
 PACKED_WALLS = {"off": WALLS_OFF, "prefix": WALLS_PREFIX, "chain": WALLS_CHAIN}
-#: The packed-walls test is off on levels where its cache would take more bytes.
+#: The keys whose searches run the packed-walls test (None: all).
+WALLS_KEYS: tuple[int, ...] | None = None
+#: The packed-walls test by prefix is off on levels where its cache would take more bytes.
 PACKED_WALLS_BYTES = 1 << 25
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
 LINK, WEIGHT, CELL = 0, 1, 2
@@ -274,7 +278,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
     cscratch = corral_scratch(n)
-    wscratch = walls_scratch(n if packed_walls else 0, nb, ng if packed_walls else 0)
+    wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
     place = np.full(n, -1, dtype=np.int32)
     for i in range(ng):
@@ -766,7 +770,8 @@ class Fess:
     take before it gives up; ``pairs``: the two-box deadlock table, or
     whether to build one; ``learned``: the corral memo and deadlock patterns
     (:mod:`sokoban.solve._corral_deadlock`; searches of one level share them), none by
-    default."""
+    default; ``packed_walls``: the heuristic test of :mod:`sokoban.solve._packed_walls`,
+    a key of :data:`PACKED_WALLS`."""
 
     def __init__(
         self,
@@ -811,7 +816,7 @@ class Fess:
         )
         self.counters = np.zeros(9, dtype=np.int64)
         # The packed-walls test caches a floor map per goal and packed prefix.
-        if (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
+        if mode == WALLS_PREFIX and (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
             mode = WALLS_OFF
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
@@ -1083,7 +1088,7 @@ def fess(
                 macros=MACRO_BOXES if options["macros"] else 0,
                 pairs=two_box,
                 learned=learned,
-                packed_walls=packed_walls,
+                packed_walls=packed_walls if WALLS_KEYS is None or k in WALLS_KEYS else "off",
             )
             for k in keys
         ]

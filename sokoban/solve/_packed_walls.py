@@ -98,14 +98,16 @@ def _reached(goal, nbr, wall, start, seen, mark, queue):
 
 
 @njit
-def new_scratch(n, nboxes, ngoals):
+def new_scratch(n, nboxes, ngoals, cached=True):
     """Scratch of :func:`goals_short`: per filled prefix of the order and goal, the cells a
     lone box reaches the goal from uint8[g + 1, g, n] (filled on first use, as marked in
-    uint8[g + 1]: 1, or 2 where the plan contradicts itself), the box-to-goal table uint8[nboxes, g], the matching's arrays
+    uint8[g + 1]: 1, or 2 where the plan contradicts itself; one cell only unless
+    ``cached``, for :func:`goals_short_chain`), the box-to-goal table uint8[nboxes, g], the matching's arrays
     int32[5, max(nboxes, g)] and a flood queue int32[n]."""
     size = max(nboxes, ngoals, 1)
+    cells = (ngoals + 1, max(ngoals, 1), n) if cached else (1, 1, 1)
     return (
-        np.zeros((ngoals + 1, max(ngoals, 1), n), dtype=np.uint8),
+        np.zeros(cells, dtype=np.uint8),
         np.zeros(ngoals + 1, dtype=np.uint8),
         np.zeros((max(nboxes, 1), max(ngoals, 1)), dtype=np.uint8),
         np.zeros((5, size), dtype=np.int32),
