@@ -80,7 +80,7 @@ def test_a_goal_whose_only_box_was_spent_elsewhere_is_short() -> None:
     board = Board(lv)
     plan = packing_order(board)
     t, r = floor(board, 2, 2), floor(board, 4, 3)
-    a, b = floor(board, 2, 3), floor(board, 3, 3)
+    a = floor(board, 2, 3)
     for mode in ("prefix", "chain"):
         assert not short(board, plan, [t, r], mode)  # the start: nothing packed
         assert not short(board, plan, [a, r], mode)  # T on A: R still reaches B

@@ -47,7 +47,7 @@ FAST_STAGES: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (
 #: packing macros solves levels the one with them misses (see benchmarks/solver.md); it
 #: runs without the heuristic packed-walls test, which loses levels the plain search
 #: solves (XSokoban 35 and 44).
-FAST_STAGES_BIG = (
+FAST_STAGES_BIG: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (
     ("greedy", 0.04, 50_000, {}),
     FAST_STAGES[1],
     ("fess", 1.0, None, {"macros": False, "packed_walls": "off"}),

@@ -318,7 +318,9 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 occ[nd_boxes[node, k]] = -1
             continue
         if packed_walls == WALLS_PREFIX:
-            short = goals_short(nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch)
+            short = goals_short(
+                nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch
+            )
         elif packed_walls == WALLS_CHAIN:
             short, mark3 = goals_short_chain(
                 nd_boxes[node],

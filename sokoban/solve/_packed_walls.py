@@ -102,8 +102,8 @@ def new_scratch(n, nboxes, ngoals, cached=True):
     """Scratch of :func:`goals_short`: per filled prefix of the order and goal, the cells a
     lone box reaches the goal from uint8[g + 1, g, n] (filled on first use, as marked in
     uint8[g + 1]: 1, or 2 where the plan contradicts itself; one cell only unless
-    ``cached``, for :func:`goals_short_chain`), the box-to-goal table uint8[nboxes, g], the matching's arrays
-    int32[5, max(nboxes, g)] and a flood queue int32[n]."""
+    ``cached``, for :func:`goals_short_chain`), the box-to-goal table uint8[nboxes, g],
+    the matching's arrays int32[5, max(nboxes, g)] and a flood queue int32[n]."""
     size = max(nboxes, ngoals, 1)
     cells = (ngoals + 1, max(ngoals, 1), n) if cached else (1, 1, 1)
     return (
@@ -120,7 +120,8 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
     """Whether the boxes off the packed goals cannot each reach a different empty goal
     (see the module docstring).
 
-    ``boxes``: int16[nb] cells; ``starts``: int16[nb], the boxes' start cells; ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
+    ``boxes``: int16[nb] cells; ``starts``: int16[nb], the boxes' start cells;
+    ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
     ``order``: int32[g], the goals in fill order (the packed goals: the longest prefix
     of it that holds boxes); ``before``: uint8[g, g], 1 where goal ``order[j]`` must be
     filled before goal ``order[i]`` (:func:`must_precede`); ``wall``: uint8[n] scratch
@@ -186,7 +187,9 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
 
 
 @njit
-def goals_short_chain(boxes, starts, occ, nbr, place, order, parent, before, ok, seen, mark, scratch):
+def goals_short_chain(
+    boxes, starts, occ, nbr, place, order, parent, before, ok, seen, mark, scratch
+):
     """:func:`goals_short` with the goals packed by the order's chains
     (:func:`sokoban.solve._packing.packed_count`: a goal holding a box whose goals that
     must come first are all packed) as walls, not only its filled prefix: more walls, so
