@@ -39,18 +39,16 @@ def short(board: Board, plan: PackingOrder, cells: list[int], mode: str = "prefi
     ng = len(plan.order)
     scratch = new_scratch(board.n, len(boxes), ng)
     if mode == "chain":
-        place = np.full(board.n, -1, np.int32)
-        place[plan.order] = np.arange(ng, dtype=np.int32)
         result, _ = goals_short_chain(
             boxes,
             board.boxes.astype(np.int16),
             occ,
             board.nbr,
-            place,
             plan.order,
             plan.parent,
             plan.precedes(),
             np.ones(ng, np.uint8),
+            np.zeros(board.n, np.uint8),
             np.zeros(board.n, np.int32),
             1,
             scratch,

@@ -104,8 +104,6 @@ MAX_BUCKETS = 1024
 #: its chains (:mod:`sokoban.solve._packed_walls`).
 WALLS_OFF, WALLS_PREFIX, WALLS_CHAIN = 0, 1, 2
 PACKED_WALLS = {"off": WALLS_OFF, "prefix": WALLS_PREFIX, "chain": WALLS_CHAIN}
-#: The keys whose searches run the packed-walls test (None: all).
-WALLS_KEYS: tuple[int, ...] | None = None
 #: The packed-walls test by prefix is off on levels where its cache would take more bytes.
 PACKED_WALLS_BYTES = 1 << 25
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
@@ -280,9 +278,6 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     cscratch = corral_scratch(n)
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
-    place = np.full(n, -1, dtype=np.int32)
-    for i in range(ng):
-        place[order[i]] = i
     stamp = 0
     mark = 0
     mark2 = 0
@@ -327,11 +322,11 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 nd_boxes[0],
                 occ,
                 nbr,
-                place,
                 order,
                 parent,
                 before,
                 ok,
+                wall,
                 seen3,
                 mark3,
                 wscratch,
@@ -1090,7 +1085,7 @@ def fess(
                 macros=MACRO_BOXES if options["macros"] else 0,
                 pairs=two_box,
                 learned=learned,
-                packed_walls=packed_walls if WALLS_KEYS is None or k in WALLS_KEYS else "off",
+                packed_walls=packed_walls,
             )
             for k in keys
         ]

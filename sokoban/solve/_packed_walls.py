@@ -52,7 +52,7 @@ def must_precede(nbr, order, starts):
         for i in range(j + 1, ng):
             wall[order[i]] = 1
             mark += 1
-            if not _reached(order[j], nbr, wall, start, seen, mark, queue):
+            if not _pull_flood(order[j], nbr, wall, start, seen, mark, queue):
                 before[i, j] = 1
             wall[order[i]] = 0
     # Pairs found under different walls can contradict each other where the plan's order
@@ -64,17 +64,20 @@ def must_precede(nbr, order, starts):
             if before[i, j]:
                 wall[order[j]] = 1
         mark += 1
-        if not _reached(order[i], nbr, wall, start, seen, mark, queue):
+        if not _pull_flood(order[i], nbr, wall, start, seen, mark, queue):
             before[i, :] = 0
     return before
 
 
 @njit
-def _reached(goal, nbr, wall, start, seen, mark, queue):
-    """Whether a lone box starting on a cell with ``start`` set can be pushed onto
-    ``goal``, the cells with ``wall`` set standing as walls (a pull search back from the
-    goal; marks ``seen`` with ``mark``)."""
-    if start[goal]:
+def _pull_flood(goal, nbr, wall, start, seen, mark, queue):
+    """Mark ``seen[c] = mark`` on the cells a lone box can be pushed onto ``goal`` from,
+    the cells with ``wall`` set standing as walls (a pull search back from the goal);
+    stop and return True at the first cell with ``start`` set (``start`` empty: never).
+    ``nbr``: int32[n, 4]; ``wall``, ``start``: uint8[n]; ``seen``: int or uint8[n];
+    ``queue``: int32[n]."""
+    stops = start.shape[0] > 0
+    if stops and start[goal]:
         return True
     seen[goal] = mark
     queue[0] = goal
@@ -89,7 +92,7 @@ def _reached(goal, nbr, wall, start, seen, mark, queue):
             p = nbr[y, d]
             if p < 0 or wall[p]:
                 continue
-            if start[y]:
+            if stops and start[y]:
                 return True
             seen[y] = mark
             queue[tail] = y
@@ -146,24 +149,7 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
         for i in range(packed, ng):
             for j in range(packed, ng):
                 wall[order[j]] = before[i, j]
-            seen = cache[packed, i]
-            s = order[i]
-            seen[s] = 1
-            queue[0] = s
-            head, tail = 0, 1
-            while head < tail:
-                x = queue[head]
-                head += 1
-                for d in range(4):
-                    y = nbr[x, d]  # the box came from y, the player behind it on p
-                    if y < 0 or seen[y] or wall[y]:
-                        continue
-                    p = nbr[y, d]
-                    if p < 0 or wall[p]:
-                        continue
-                    seen[y] = 1
-                    queue[tail] = y
-                    tail += 1
+            _pull_flood(order[i], nbr, wall, wall[:0], cache[packed, i], 1, queue)
         for j in range(ng):
             wall[order[j]] = 0
         done[packed] = 1
@@ -188,15 +174,15 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
 
 @njit
 def goals_short_chain(
-    boxes, starts, occ, nbr, place, order, parent, before, ok, seen, mark, scratch
+    boxes, starts, occ, nbr, order, parent, before, ok, wall, seen, mark, scratch
 ):
     """:func:`goals_short` with the goals packed by the order's chains
     (:func:`sokoban.solve._packing.packed_count`: a goal holding a box whose goals that
     must come first are all packed) as walls, not only its filled prefix: more walls, so
     more positions are short, and no cache (the walls are not a prefix); returns (short,
-    next free mark of ``seen``). ``place``: int32[n], per goal cell its position in
-    ``order`` (-1 elsewhere); ``ok``: uint8[g] scratch; ``seen``: int32[n] flood marks;
-    the rest as for :func:`goals_short`."""
+    next free mark of ``seen``). ``parent``: the order's parents
+    (:class:`sokoban.solve._packing.PackingOrder`); ``ok``: uint8[g] scratch; ``seen``:
+    int32[n] flood marks; the rest as for :func:`goals_short`."""
     _, _, reach, match, queue = scratch
     packed, _ = packed_count(occ, order, parent, ok)
     if packed == 0:
@@ -204,33 +190,14 @@ def goals_short_chain(
     nb = boxes.shape[0]
     ng = order.shape[0]
     reach[:, :] = 0
+    reached = True
     for i in range(ng):
         if ok[i]:
             continue  # packed
+        for j in range(ng):
+            wall[order[j]] = ok[j] | before[i, j]
         mark += 1
-        s = order[i]
-        seen[s] = mark
-        queue[0] = s
-        head, tail = 0, 1
-        while head < tail:
-            x = queue[head]
-            head += 1
-            for d in range(4):
-                y = nbr[x, d]  # the box came from y, the player behind it on p
-                if y < 0 or seen[y] == mark:
-                    continue
-                j = place[y]
-                if j >= 0 and (ok[j] or before[i, j]):
-                    continue
-                p = nbr[y, d]
-                if p < 0:
-                    continue
-                j = place[p]
-                if j >= 0 and (ok[j] or before[i, j]):
-                    continue
-                seen[y] = mark
-                queue[tail] = y
-                tail += 1
+        _pull_flood(order[i], nbr, wall, wall[:0], seen, mark, queue)
         reached = False
         for k in range(nb):
             if seen[starts[k]] == mark:
@@ -238,7 +205,11 @@ def goals_short_chain(
             if seen[boxes[k]] == mark:
                 reach[k, i] = 1
         if not reached:
-            return False, mark  # the plan cannot be followed from here
+            break
+    for j in range(ng):
+        wall[order[j]] = 0
+    if not reached:
+        return False, mark  # the plan cannot be followed from here
     for i in range(ng):
         ok[i] = 1 - ok[i]  # the goals to match
     return _short(reach, -1, nb, ng, match, ok), mark
