@@ -181,13 +181,21 @@ class Level:
     def _flood(
         self, starts: Iterable[int], blocked: frozenset[int] = frozenset()
     ) -> frozenset[int]:
+        # Plain integer steps (no Direction objects): status() floods every level solved.
+        width, size = self.width, self.width * self.height
         seen = set(starts)
         todo = deque(seen)
-        walls = self.walls | blocked
+        walls = self.walls | blocked if blocked else self.walls
         while todo:
             cell = todo.popleft()
-            for _, n in self.neighbours(cell):
-                if n not in seen and n not in walls:
+            x = cell % width
+            for n in (
+                cell - 1 if x > 0 else -1,
+                cell + 1 if x < width - 1 else -1,
+                cell - width,
+                cell + width if cell + width < size else -1,
+            ):
+                if n >= 0 and n not in seen and n not in walls:
                     seen.add(n)
                     todo.append(n)
         return frozenset(seen)
@@ -200,11 +208,13 @@ class Level:
             return frozenset()
         return self._flood([start], blocked=self.boxes)
 
-    def is_enclosed(self) -> bool:
-        """Whether the player's region stays off the border of the grid."""
+    def is_enclosed(self, interior: frozenset[int] | None = None) -> bool:
+        """Whether the player's region (``interior``, if already known) stays off the
+        border of the grid."""
         w, h = self.width, self.height
+        cells = self.interior if interior is None else interior
         return not any(
-            x == 0 or y == 0 or x == w - 1 or y == h - 1 for x, y in map(self.xy, self.interior)
+            x == 0 or y == 0 or x == w - 1 or y == h - 1 for x, y in map(self.xy, cells)
         )
 
     # --- status ---------------------------------------------------------------------------
@@ -231,7 +241,7 @@ class Level:
                 problems |= Problem.UNREACHABLE_BOX
             if any(g not in inside and g not in self.boxes for g in self.goals):
                 problems |= Problem.UNREACHABLE_GOAL
-            if not self.is_enclosed():
+            if not self.is_enclosed(inside):
                 problems |= Problem.PLAYER_OUTSIDE
         return problems
 

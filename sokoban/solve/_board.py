@@ -73,6 +73,8 @@ class Board:
                 if 0 <= nx < width and 0 <= ny < height:
                     nbr[i, d] = index[ny * width + nx]
         self.nbr = nbr
+        #: ``nbr`` as nested lists, for the plain-Python code (path expansion) that walks it.
+        self.nbr_rows: list[list[int]] = nbr.tolist()
         self.goals = np.array(sorted(index[g] for g in level.goals if g in interior), np.int32)
         self.goal = np.zeros(n, dtype=np.uint8)
         self.goal[self.goals] = 1

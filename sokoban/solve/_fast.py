@@ -31,52 +31,60 @@ THREADS_OPTION = Option(
     maximum=MAX_THREADS,
 )
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
-#: may have used by its end, its node budget when there are no limits at all, and its
-#: options (the deadlock options of ``fast``, corral deadlocks with the fence's neighbours
-#: on by default as for ``fess``, go to every stage). Greedy search settles
-#: most levels in milliseconds, the feature-space search the ones whose goals must be
-#: packed in order, and A* the small tricky ones both miss.
-FAST_STAGES: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (
-    ("greedy", 0.1, 50_000, {}),
-    ("fess", 0.75, 300_000, {}),
-    ("astar", 1.0, None, {}),
+#: may have used by its end, its node budget when there are no limits at all, its cap on
+#: expansions whatever the limits (``None``: none), and its options (the deadlock options
+#: of ``fast``, corral deadlocks with the fence's neighbours on by default as for
+#: ``fess``, go to every stage). Greedy search settles most levels in milliseconds, the
+#: feature-space search the ones whose goals must be packed in order, and A* the small
+#: tricky ones both miss.
+Stage = tuple[str, float, int | None, int | None, dict[str, Any]]
+FAST_STAGES: tuple[Stage, ...] = (
+    ("greedy", 0.1, 50_000, None, {}),
+    ("fess", 0.75, 300_000, None, {}),
+    ("astar", 1.0, None, None, {}),
 )
-#: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: greedy search
-#: settles the ones it solves there within 2 s of 60 (XSokoban), so it has less time; A*
-#: finds nothing there in a quarter of the limit, while the feature-space search without
-#: packing macros solves levels the one with them misses (see benchmarks/solver.md); it
-#: runs without the heuristic packed-walls test, which loses levels the plain search
-#: solves (XSokoban 35 and 44).
-FAST_STAGES_BIG: tuple[tuple[str, float, int | None, dict[str, Any]], ...] = (
-    ("greedy", 0.04, 50_000, {}),
+#: Expansions of the feature-space search's first look at a level with many boxes: it
+#: solves some of them (Microban 146, 12 boxes) in a hundred, where greedy search drowns.
+FESS_PROBE = 300
+#: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
+#: the feature-space search; greedy search, which settles the ones it solves there within
+#: 2 s of 60 (XSokoban), so it has less time; A* finds nothing there in a quarter of the
+#: limit, while the feature-space search without packing macros solves levels the one
+#: with them misses (see benchmarks/solver.md); it runs without the heuristic
+#: packed-walls test, which loses levels the plain search solves (XSokoban 35 and 44).
+FAST_STAGES_BIG: tuple[Stage, ...] = (
+    ("fess", 0.01, FESS_PROBE, FESS_PROBE, {}),
+    ("greedy", 0.04, 50_000, None, {}),
     FAST_STAGES[1],
-    ("fess", 1.0, None, {"macros": False, "packed_walls": "off"}),
+    ("fess", 1.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
 FAST_ASTAR_BOXES = 10
 
 
 @register(
     "fast",
-    "greedy, then the feature-space search, then A* (fess without macros above 10 boxes)",
+    "greedy, then the feature-space search, then A* (above 10 boxes: a short fess first,"
+    " fess without macros last)",
     options=(*FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
 ) -> SolveResult:
-    """Greedy search for a tenth of the time limit (a 25th on big levels), the
-    feature-space search (:func:`~sokoban.solve._fess.fess`) up to three quarters of it,
-    then push-optimal A* for the rest (see :data:`FAST_STAGES`), or on levels with many boxes the
-    feature-space search without packing macros (:data:`FAST_STAGES_BIG`): the methods
-    fail on different levels. The
-    result names the stage that ended it in its message; it is optimal when A* found it.
-    The deadlock options go to every stage that takes them. With ``threads`` > 1 the
-    stages run side by side instead (:func:`sokoban.solve._threads.race`)."""
+    """Greedy search for a tenth of the time limit, the feature-space search
+    (:func:`~sokoban.solve._fess.fess`) up to three quarters of it, then push-optimal A*
+    for the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
+    feature-space search first, greedy search for a 25th, and the feature-space search
+    without packing macros instead of A* (:data:`FAST_STAGES_BIG`): the methods fail on
+    different levels. The result names the stage that ended it in its message; it is
+    optimal when A* found it. The deadlock options go to every stage that takes them.
+    With ``threads`` > 1 the stages run side by side instead
+    (:func:`sokoban.solve._threads.race`)."""
     if options["threads"] > 1:
         return race(level, limits, progress, options.pop("threads"), "fast", **options)
     methods = {"greedy": greedy, "fess": fess, "astar": astar}
     stages = FAST_STAGES if len(level.boxes) <= FAST_ASTAR_BOXES else FAST_STAGES_BIG
     spent = SearchStats()
-    for name, share, budget, fixed in stages:
+    for name, share, budget, cap, fixed in stages:
         if limits.time is not None:
             nodes = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
             stage = Limits(max(0.0, limits.time * share - spent.seconds), nodes, limits.memory)
@@ -84,6 +92,10 @@ def fast(
             stage = Limits(None, max(0, int(limits.nodes * share) - spent.expanded), limits.memory)
         else:
             stage = Limits(None, budget, limits.memory)
+        if cap is not None:
+            stage = dataclasses.replace(
+                stage, nodes=cap if stage.nodes is None else min(cap, stage.nodes)
+            )
         taken = {option.name for option in METHODS[name].options}
         extra = {key: value for key, value in options.items() if key in taken} | fixed
         result = methods[name](level, stage, progress, **check_options(METHODS[name], extra))

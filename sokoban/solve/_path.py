@@ -18,11 +18,11 @@ def walk(board: Board, start: int, goal: int, boxes: set[int]) -> list[Step]:
         return []
     came = {start: (-1, -1)}
     todo = deque([start])
-    nbr = board.nbr
+    nbr = board.nbr_rows
     while todo:
         c = todo.popleft()
         for d in range(4):
-            x = int(nbr[c, d])
+            x = nbr[c][d]
             if x < 0 or x in came or x in boxes:
                 continue
             came[x] = (c, d)
@@ -40,11 +40,11 @@ def _region(board: Board, start: int, boxes: set[int]) -> set[int]:
     """The floor cells the player reaches from ``start`` around ``boxes``."""
     seen = {start}
     todo = [start]
-    nbr = board.nbr
+    nbr = board.nbr_rows
     while todo:
         c = todo.pop()
         for d in range(4):
-            x = int(nbr[c, d])
+            x = nbr[c][d]
             if x >= 0 and x not in seen and x not in boxes:
                 seen.add(x)
                 todo.append(x)
@@ -57,11 +57,11 @@ def _line(
     """(direction, pushes) of a straight run of pushes taking the box on ``frm`` to ``to``
     with the player starting on ``player``, the other boxes ``rest``, and ending in the
     region of ``end``; None when there is none."""
-    nbr = board.nbr
+    nbr = board.nbr_rows
     for d in range(4):
         run = [frm]
         while run[-1] != to:
-            nxt = int(nbr[run[-1], d])
+            nxt = nbr[run[-1]][d]
             if nxt < 0 or nxt in rest:
                 break
             run.append(nxt)
@@ -69,7 +69,7 @@ def _line(
             continue
         if len(run) == 2:
             return d, 1  # one push: the only way to move a box one cell (the search's)
-        behind = int(nbr[frm, (d + 2) % 4])
+        behind = nbr[frm][(d + 2) % 4]
         if behind < 0 or behind in old or behind not in _region(board, player, old):
             continue
         if end in _region(board, run[-2], rest | {to}):
@@ -81,19 +81,19 @@ def _carried(board: Board, player: int, frm: int, to: int, rest: set[int], end: 
     """The fewest pushes (each after a shortest walk) carrying the box on ``frm`` to
     ``to`` around the boxes ``rest``, ending with the player in the region of ``end``: a
     breadth-first search over (box cell, player cell next to it) states."""
-    nbr = board.nbr
+    nbr = board.nbr_rows
     start = _region(board, player, rest | {frm})
     came: dict[tuple[int, int], tuple[int, int] | None] = {}
     todo: deque[tuple[int, int]] = deque()
     for s in range(4):
-        p = int(nbr[frm, s])
+        p = nbr[frm][s]
         if p >= 0 and p in start:
             came[frm, s] = None
             todo.append((frm, s))
     while todo:
         c, s = todo.popleft()
         d = (s + 2) % 4
-        t = int(nbr[c, d])
+        t = nbr[c][d]
         if t < 0 or t in rest:
             continue
         region = _region(board, c, rest | {t})
@@ -107,13 +107,13 @@ def _carried(board: Board, player: int, frm: int, to: int, rest: set[int], end: 
             steps: list[Step] = []
             here = player
             for b, d2 in reversed(pushes):
-                behind = int(nbr[b, (d2 + 2) % 4])
+                behind = nbr[b][(d2 + 2) % 4]
                 steps.extend(walk(board, here, behind, rest | {b}))
                 steps.append((DIRECTIONS[d2], True))
                 here = b
             return steps
         for e in range(4):
-            r = int(nbr[t, e])
+            r = nbr[t][e]
             if r >= 0 and r in region and (t, e) not in came:
                 came[t, e] = (c, s)
                 todo.append((t, e))
@@ -134,12 +134,12 @@ def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
         line = _line(board, player, frm, to, old, rest, end)
         if line is not None:
             d, pushes = line
-            behind = int(board.nbr[frm, (d + 2) % 4])
+            behind = board.nbr_rows[frm][(d + 2) % 4]
             steps.extend(walk(board, player, behind, old))
             steps.extend([(DIRECTIONS[d], True)] * pushes)
             player = frm
             for _ in range(pushes - 1):
-                player = int(board.nbr[player, d])
+                player = board.nbr_rows[player][d]
             continue
         carried = _carried(board, player, frm, to, rest, end)
         steps.extend(carried)
@@ -150,4 +150,4 @@ def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
 def _last_stand(board: Board, box: int, steps: list[Step]) -> int:
     """The player's cell after ``steps`` whose last push left the box on ``box``."""
     d = DIRECTIONS.index(steps[-1][0])
-    return int(board.nbr[box, (d + 2) % 4])
+    return board.nbr_rows[box][(d + 2) % 4]
