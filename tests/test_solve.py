@@ -331,6 +331,44 @@ def test_tunnel_macro_pushes_through_in_one_edge() -> None:
     assert macro.stats.expanded < plain.stats.expanded
 
 
+GOAL_CORRIDOR = """
+#########
+#..  $  #
+#### $@ #
+   #    #
+   ######"""
+
+
+def test_greedy_plan_penalty_adds_to_the_bound_per_box_out_of_plan() -> None:
+    # The goal corridor fills from its dead end: a box on (2, 1) with (1, 1) empty is out of
+    # plan. Every stored position's key bound is the matching bound plus the penalty per
+    # such box, recomputed here from the position alone.
+    from sokoban.solve import _driver
+    from sokoban.solve._best_first import Search
+    from sokoban.solve._packing import packed_count, packing_order
+
+    start = level(GOAL_CORRIDOR)
+    board = Board(start)
+    plan = packing_order(board)
+    search = Search(board, wg=0, wh=1, tiebreak="none", plan_penalty=3)
+    _driver.drive(search, Limits(nodes=10_000))
+    stored = int(search.counters[2])
+    work = np.zeros((6, board.nboxes + 1), np.int64)
+    ok = np.ones(len(plan.order), np.uint8)
+    penalised = 0
+    for node in range(1, stored):
+        boxes = search.store.boxes[node]
+        occ = np.full(board.n, -1, np.int32)
+        occ[boxes] = np.arange(board.nboxes, dtype=np.int32)
+        _, out = packed_count(occ, plan.order, plan.parent, ok)
+        assert search.store.h[node] == matching(boxes, board.dist, work) + 3 * out
+        penalised += out > 0
+    assert penalised > 0
+    for penalty in (0, 3):
+        result = solve(start, "greedy", plan=penalty)
+        check(result, start)
+
+
 def test_fast_methods_still_prove_unsolvable_with_macros() -> None:
     # Unsolvable: the pocket's goal can never be filled (random rooms below check more).
     start = level("""

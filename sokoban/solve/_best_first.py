@@ -32,6 +32,7 @@ from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -56,6 +57,8 @@ EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
 P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL, P_TUNNEL = range(
     10
 )
+#: The slot of the plan penalty: what each box out of plan adds to the key's bound.
+P_PLAN = 10
 #: Tie-breaks among equal keys: none (LIFO), deeper nodes first (the least lower bound),
 #: fewer moves first (the least walking so far: with the pushes fixed by the key, the path
 #: with the fewest moves).
@@ -150,17 +153,19 @@ def tie(kind, h, g, m, width):
 
 
 @njit
-def expand_loop(board, learned, store, table, queue, counters, params):
+def expand_loop(board, learned, plan, store, table, queue, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
     needs more primary keys).
 
     ``board``: a :class:`SearchBoard`; ``learned``: the corral memo and deadlock patterns
-    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``store``: a
-    :class:`Store`;
+    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
+    int32[g], parent int32[g]) of the packing order (:mod:`sokoban.solve._packing`), used
+    when ``params[P_PLAN]`` > 0: each box on a goal out of plan adds that much to the
+    bound the queue keys take (and ``store.h`` keeps); ``store``: a :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
-    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[10], slots :data:`P_BOUND` ...
+    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[11], slots :data:`P_BOUND` ...
     """
     nbr, goal, dead, dist, zbox, zplayer = (
         board.nbr,
@@ -194,6 +199,9 @@ def expand_loop(board, learned, store, table, queue, counters, params):
     hmax = params[P_HMAX]
     corrals = params[P_CORRAL] != 0
     tunnels = params[P_TUNNEL] != 0
+    penalty = params[P_PLAN]
+    plan_order, plan_parent = plan
+    ok = np.ones(plan_order.shape[0], dtype=np.uint8)
     cap = nd_boxes.shape[0]
     qcap = queue.node.shape[0]
     keys = queue.sizes.shape[0]
@@ -349,6 +357,12 @@ def expand_loop(board, learned, store, table, queue, counters, params):
                     mark2 += 1
                     player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
                     cost = pushes
+                out = 0
+                if penalty > 0:
+                    _, out = packed_count(occ, plan_order, plan_parent, ok)
+                elif penalty < 0:
+                    out, _ = packed_count(occ, plan_order, plan_parent, ok)
+                    out = plan_order.shape[0] - out
                 occ[t] = -1
                 occ[b] = k
                 key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
@@ -385,6 +399,7 @@ def expand_loop(board, learned, store, table, queue, counters, params):
                     h = bound(kind, child, dist, work)
                 if h >= INF:
                     continue
+                h += abs(penalty) * out
                 new = counters[NODES]
                 counters[NODES] += 1
                 nd_boxes[new, :] = child
@@ -419,7 +434,9 @@ class Search:
     (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
     (:mod:`sokoban.solve._corral_deadlock`), whose proofs are kept as deadlock patterns
     when ``learn``, with the boxes next to the fence when ``neighbours``; ``learned``: the
-    memo and patterns to use (another search's of the same level), else new ones.
+    memo and patterns to use (another search's of the same level), else new ones;
+    ``plan_penalty``: what each box on a goal out of the packing order's plan adds to the
+    bound in the queue key (0: nothing; a guide for greedy search, not a bound).
     """
 
     def __init__(
@@ -438,6 +455,7 @@ class Search:
         learn: bool = True,
         neighbours: bool = False,
         learned: Learned | None = None,
+        plan_penalty: int = 0,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -466,12 +484,18 @@ class Search:
         max_edge = board.n + 1 if exact or tunnels else 1
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
+        if plan_penalty != 0:
+            order = packing_order(board)
+            self.plan = (order.order, order.parent)
+            hmax += abs(plan_penalty) * nb
+        else:
+            self.plan = (np.zeros(0, np.int32), np.zeros(0, np.int32))
         keys = wg * (64 + max_edge) + wh * hmax + 2
         self.queue = _queue.new(keys, TIE_WIDTHS[TIES[tiebreak]], capacity)
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
             [BOUNDS[bound], wg, wh, int(exact), 0, TIES[tiebreak], max_edge, hmax]
-            + [int(corrals), int(tunnels)],
+            + [int(corrals), int(tunnels), plan_penalty],
             dtype=np.int64,
         )
         self._put_root(exact)
@@ -529,6 +553,7 @@ class Search:
         code: int = expand_loop(
             self.kernel_board,
             self.learned,
+            self.plan,
             self.store,
             self.table,
             self.queue,
@@ -775,12 +800,20 @@ def bfs(
 
 
 TUNNELS_OPTION = Option("tunnels", bool, True, "tunnel macros (a box goes through in one push)")
+PLAN_OPTION = Option(
+    "plan",
+    int,
+    0,
+    "what each box on a goal out of the packing order's plan adds to the bound (0: nothing)",
+    minimum=-100,
+    maximum=100,
+)
 
 
 @register(
     "greedy",
     "best-first search on the lower bound alone: fast, not optimal",
-    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, *FAST_DEADLOCK_OPTIONS),
+    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, PLAN_OPTION, *FAST_DEADLOCK_OPTIONS),
 )
 def greedy(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
@@ -798,6 +831,7 @@ def greedy(
         tiebreak="none",
         corrals=options["corrals"],
         tunnels=options["tunnels"],
+        plan_penalty=options["plan"],
         **_deadlocks(options),
     )
 
