@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sokoban.cli import main
@@ -171,3 +172,27 @@ def test_compare_gives_each_method_the_options_it_takes(tmp_path: Path) -> None:
         main, ["compare", path, "-l", "1", "-m", "astar", "--option", "key=bound"]
     )
     assert result.exit_code == 2 and "no method of astar takes option 'key'" in result.output
+
+
+def test_bench_worker_loads_the_kernels_before_its_first_timed_level(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A worker process loads the method's kernels once, untimed, as the parent does, so
+    # that its first level's seconds cover the solve only.
+    from sokoban.solve import Limits, bench
+
+    loads: list[tuple[str, dict[str, object]]] = []
+    real = bench.warm_up
+
+    def counting(method: str, **options: object) -> float:
+        loads.append((method, options))
+        return real(method, **options)
+
+    monkeypatch.setattr(bench, "_LOADED", set())
+    monkeypatch.setattr(bench, "warm_up", counting)
+    task = bench.Task(
+        "f", 1, "t", "#######\n#@ $ .#\n#######", "greedy", Limits(time=5), (("tunnels", False),)
+    )
+    rows = [bench.run_task(task) for _ in range(2)]
+    assert loads == [("greedy", {"tunnels": False})]
+    assert [row.status for row in rows] == ["solved", "solved"]
