@@ -14,7 +14,13 @@ import pytest
 from sokoban import Level
 from sokoban.solve import Status, solve
 from sokoban.solve._board import Board
-from sokoban.solve._packed_walls import goals_short, goals_short_chain, must_precede, new_scratch
+from sokoban.solve._packed_walls import (
+    frozen_short,
+    goals_short,
+    goals_short_chain,
+    must_precede,
+    new_scratch,
+)
 from sokoban.solve._packing import PackingOrder, packing_order
 
 # Goal A (2, 3) is filled from above by the box T on (2, 2); goal B (3, 3) only from the
@@ -287,3 +293,115 @@ def test_fess_with_and_without_the_test_solves_and_replays(packed_walls: str) ->
     result = solve(lv, "fess", packed_walls=packed_walls)
     assert result.status is Status.SOLVED
     assert result.solution is not None
+
+
+# A box on the corner goal at the foot of a goal column (as on Microban 153) never moves
+# again, and the goals above it are filled only by pushes up from (1, 3) with the player on
+# (1, 4): they are out of reach for good.
+FROZEN_FOOT = """
+#######
+#.#   #
+#.# $ #
+#. $  #
+#*@$  #
+#######"""
+
+
+def frozen(board: Board, cells: list[int]) -> bool:
+    """The kernel's sound test on the boxes at floor indices ``cells``."""
+    boxes = np.array(cells, dtype=np.int16)
+    ng = len(board.goals)
+    result, _ = frozen_short(
+        boxes,
+        board.nbr,
+        board.goal,
+        board.goals.astype(np.int32),
+        np.zeros(ng, np.uint8),
+        np.zeros(board.n, np.uint8),
+        np.zeros(board.n, np.int32),
+        1,
+        new_scratch(board.n, len(boxes), ng, False),
+    )
+    return bool(result)
+
+
+def test_a_box_frozen_on_a_goal_that_walls_in_others_is_a_proof() -> None:
+    lv = level(FROZEN_FOOT)
+    board = Board(lv)
+    start = sorted(int(c) for c in board.boxes)
+    assert frozen(board, start)
+    assert naive.fewest_pushes(lv) is None
+    # The corner box one cell up instead, on the goal (1, 3): nothing frozen, nothing
+    # said, and the position is solvable (that box goes up first).
+    lower = sorted(set(start) - {floor(board, 1, 4)} | {floor(board, 1, 3)})
+    assert not frozen(board, lower)
+    assert naive.fewest_pushes(lv.moved(boxes=[int(board.cells[c]) for c in lower])) is not None
+
+
+def test_the_frozen_test_never_prunes_a_solvable_position() -> None:
+    # Soundness against the naive solver on random rooms, boxes often on goals.
+    rng = random.Random(5)
+    outcomes = {True: 0, False: 0}
+    while outcomes[True] < 15:
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        board = Board(lv)
+        pool = [int(g) for g in board.goals] * 2 + list(range(board.n))
+        cells = sorted(set(rng.sample(pool, 4)))
+        player = lv.player
+        if len(cells) < 4 or player is None or board.index[player] in cells:
+            continue
+        got = frozen(board, cells)
+        outcomes[got] += 1
+        if got:
+            moved = lv.moved(boxes=[int(board.cells[c]) for c in cells])
+            assert naive.fewest_pushes(moved) is None, (moved.xsb(), cells)
+    assert outcomes[False] > outcomes[True]
+
+
+def test_both_tests_return_a_mark_no_cell_holds_yet() -> None:
+    # The fess kernel floods its regions from the mark returned: a cell left with that
+    # mark would count as seen (a wrong feature cell, and a search that depended on where
+    # the driver's kernel calls fell).
+    lv = level(SPENT)
+    board = Board(lv)
+    plan = packing_order(board)
+    ng = len(board.goals)
+    goals = sorted(int(g) for g in board.goals)
+    off = [int(c) for c in board.boxes if int(c) not in goals]
+    cells = np.array(sorted(goals[:1] + off[: len(board.boxes) - 1]), dtype=np.int16)
+    occ = np.full(board.n, -1, np.int32)
+    occ[cells] = np.arange(len(cells))
+    seen = np.zeros(board.n, np.int32)
+    _, mark = goals_short_chain(
+        cells,
+        board.boxes.astype(np.int16),
+        occ,
+        board.nbr,
+        plan.order,
+        plan.parent,
+        plan.precedes(),
+        np.ones(ng, np.uint8),
+        np.zeros(board.n, np.uint8),
+        seen,
+        1,
+        new_scratch(board.n, len(cells), ng, False),
+    )
+    assert seen.max() > 0 and mark > seen.max()
+    lv = level(FROZEN_FOOT)
+    board = Board(lv)
+    ng = len(board.goals)
+    seen = np.zeros(board.n, np.int32)
+    _, mark = frozen_short(
+        np.array(sorted(int(c) for c in board.boxes), dtype=np.int16),
+        board.nbr,
+        board.goal,
+        board.goals.astype(np.int32),
+        np.zeros(ng, np.uint8),
+        np.zeros(board.n, np.uint8),
+        seen,
+        1,
+        new_scratch(board.n, len(board.boxes), ng, False),
+    )
+    assert seen.max() > 0 and mark > seen.max()

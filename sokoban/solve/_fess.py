@@ -65,7 +65,7 @@ from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_le
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._packed_walls import goals_short, goals_short_chain, must_precede
+from sokoban.solve._packed_walls import frozen_short, goals_short, goals_short_chain, must_precede
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
@@ -85,8 +85,9 @@ from sokoban.solve.types import (
 
 # More slots of the counters (int64 array; the first ones are those of the best-first
 # kernel): positions queued, the next cell's turn, non-empty cells, positions pruned by
-# the heuristic packed-walls test (:mod:`sokoban.solve._packed_walls`).
-QUEUED, CURSOR, CELLS, SHORT = 5, 6, 7, 8
+# the heuristic packed-walls test (:mod:`sokoban.solve._packed_walls`), and by its sound
+# variant with the boxes frozen on goals as walls.
+QUEUED, CURSOR, CELLS, SHORT, FROZEN = 5, 6, 7, 8, 9
 # Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
 P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS = range(6, 11)
@@ -227,7 +228,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``: int32[t]; ``cells``:
     :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
-    and the feature cell; ``counters``: int64[8], slots
+    and the feature cell; ``counters``: int64[10], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[10],
     slots :data:`P_BUDGET` ...
     """
@@ -278,6 +279,8 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     cscratch = corral_scratch(n)
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
+    fscratch = walls_scratch(n, nb, ng, False)
+    tomatch = np.zeros(ng, dtype=np.uint8)
     stamp = 0
     mark = 0
     mark2 = 0
@@ -335,6 +338,15 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
             short = False
         if short:
             counters[SHORT] += 1
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
+        # Boxes frozen on goals are walls for good: a proof (unlike the test above).
+        stuck, mark3 = frozen_short(
+            nd_boxes[node], nbr, goal, order, tomatch, wall, seen3, mark3, fscratch
+        )
+        if stuck:
+            counters[FROZEN] += 1
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
             continue
@@ -811,7 +823,7 @@ class Fess:
             np.zeros(ncells, dtype=np.int64),
             np.zeros(ncells, dtype=np.int32),
         )
-        self.counters = np.zeros(9, dtype=np.int64)
+        self.counters = np.zeros(10, dtype=np.int64)
         # The packed-walls test caches a floor map per goal and packed prefix.
         if mode == WALLS_PREFIX and (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
             mode = WALLS_OFF

@@ -208,11 +208,14 @@ def goals_short_chain(
             break
     for j in range(ng):
         wall[order[j]] = 0
+    # Marks up to ``mark`` are used: the next free one is ``mark + 1`` (a caller that
+    # floods from there, as :func:`sokoban.solve._fess.regions` does, counts every
+    # cell marked at or above its first mark as seen).
     if not reached:
-        return False, mark  # the plan cannot be followed from here
+        return False, mark + 1  # the plan cannot be followed from here
     for i in range(ng):
         ok[i] = 1 - ok[i]  # the goals to match
-    return _short(reach, -1, nb, ng, match, ok), mark
+    return _short(reach, -1, nb, ng, match, ok), mark + 1
 
 
 @njit
@@ -256,3 +259,70 @@ def _short(reach, packed, nb, ng, match, empty=None):
                 break
             j = previous
     return False
+
+
+
+
+@njit
+def frozen_short(boxes, nbr, goal, order, tomatch, wall, seen, mark, scratch):
+    """Whether the boxes frozen on goals, standing as walls, leave some other goal with no
+    box of its own that can reach it alone: a proof of deadlock, unlike the packed-walls
+    test (a frozen box never moves again, and lone-box reach is generous). Microban 153:
+    a box pushed onto the corner goal at the foot of the goal column freezes there, and
+    the goals above can then never be pushed into (the player would have to stand on it).
+    Returns (short, next free mark of ``seen``).
+
+    Frozen here: a box on a goal with a wall or a frozen box on one side along each axis,
+    found by repeated passes (not the recursive freeze test of
+    :mod:`sokoban.solve._deadlock`, which numba's cache mishandles when called from the
+    fess kernel).
+
+    ``boxes``: int16[nb] cells; ``nbr``: int32[n, 4]; ``goal``: uint8[n]; ``order``:
+    int32[g], every goal; ``tomatch``: uint8[g] scratch; ``wall``: uint8[n] scratch (left
+    zero); ``seen``: int32[n] flood marks; ``scratch``: from :func:`new_scratch` with
+    ``ngoals`` = g."""
+    _, _, reach, match, queue = scratch
+    nb = boxes.shape[0]
+    ng = order.shape[0]
+    count = 0
+    changed = True
+    while changed:
+        changed = False
+        for k in range(nb):
+            c = boxes[k]
+            if wall[c] or not goal[c]:
+                continue
+            blocked = 0
+            for axis in range(2):
+                a = nbr[c, axis]
+                b = nbr[c, axis + 2]
+                if a < 0 or b < 0 or wall[a] or wall[b]:
+                    blocked += 1
+            if blocked == 2:
+                wall[c] = 1
+                count += 1
+                changed = True
+    if count == 0:
+        return False, mark
+    reach[:, :] = 0
+    short = False
+    for i in range(ng):
+        tomatch[i] = 0
+        if wall[order[i]]:
+            continue
+        tomatch[i] = 1
+        mark += 1
+        _pull_flood(order[i], nbr, wall, wall[:0], seen, mark, queue)
+        reached = False
+        for k in range(nb):
+            if not wall[boxes[k]] and seen[boxes[k]] == mark:
+                reach[k, i] = 1
+                reached = True
+        if not reached:
+            short = True
+            break
+    for k in range(nb):
+        wall[boxes[k]] = 0
+    if short:
+        return True, mark + 1  # the next free mark, as in goals_short_chain
+    return _short(reach, -1, nb, ng, match, tomatch), mark + 1
