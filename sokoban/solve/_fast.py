@@ -44,15 +44,32 @@ Stage = tuple[str, float, int | None, int | None, dict[str, Any]]
 #: the plain key follows, as open goal areas make the plan arbitrary (XSokoban 43: 0.4 s
 #: plain, not within 3 s with it).
 GREEDY_PLAN = 3
+#: On small levels the first stages end by their caps on expansions, well before their
+#: shares of a time limit (a second of 10 s holds 50,000 greedy expansions at less than
+#: half the speed of a quiet core here), so that a level is solved by the same stage on
+#: a busy machine as on a quiet one: Microban 93, solved by greedy search in 0.4 s of a
+#: 0.5 s share, was lost whenever the machine was busy. After greedy search, a short
+#: look by the feature-space search with the keys that settle in a few thousand
+#: expansions some levels greedy search drowns in (Microban II 120: 5,700 expansions,
+#: greedy search past 50,000; XSokoban 6, 38, 43 and 86), then the full one. Greedy
+#: search with the plain key comes after it: on Microban, Microban II and the small
+#: XSokoban levels it solved none that the stages before it miss, and it cost Microban
+#: 153 50,000 expansions (0.5 s) before the feature-space search that solves it.
 FAST_STAGES: tuple[Stage, ...] = (
-    ("greedy", 0.05, 25_000, None, {"plan": GREEDY_PLAN}),
-    ("greedy", 0.1, 50_000, None, {}),
-    ("fess", 0.75, 300_000, None, {"packed_walls": "off"}),
+    ("greedy", 0.1, 50_000, 50_000, {"plan": GREEDY_PLAN}),
+    ("fess", 0.15, 8_000, 8_000, {"packed_walls": "off", "key": "features,bound"}),
+    ("fess", 0.6, 300_000, None, {"packed_walls": "off"}),
+    ("greedy", 0.7, 50_000, 100_000, {}),
     ("astar", 1.0, None, None, {}),
 )
 #: Expansions of the feature-space search's first look at a level with many boxes: it
 #: solves some of them (Microban 146, 12 boxes) in a hundred, where greedy search drowns.
 FESS_PROBE = 300
+#: Greedy search's cap on levels with many boxes: what it does in about 2 s of 60 on
+#: XSokoban. Like the caps of the small levels' stages it ends the stage before its time
+#: share on a busy machine (Microban 144, 20,640 expansions, was lost whenever its 0.4 s
+#: share of 10 s held fewer).
+GREEDY_BIG = 100_000
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
 #: the feature-space search; greedy search, which settles the ones it solves there within
 #: 2 s of 60 (XSokoban), so it has less time; A* finds nothing there in a quarter of the
@@ -60,8 +77,8 @@ FESS_PROBE = 300
 #: with them misses (see benchmarks/solver.md); it runs without the heuristic
 #: packed-walls test, which loses levels the plain search solves (XSokoban 35 and 44).
 FAST_STAGES_BIG: tuple[Stage, ...] = (
-    ("fess", 0.01, FESS_PROBE, FESS_PROBE, {}),
-    ("greedy", 0.04, 50_000, None, {}),
+    ("fess", 0.03, FESS_PROBE, FESS_PROBE, {}),
+    ("greedy", 0.1, GREEDY_BIG, GREEDY_BIG, {}),
     ("fess", 0.75, 300_000, None, {}),
     ("fess", 1.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
