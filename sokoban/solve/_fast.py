@@ -31,14 +31,15 @@ THREADS_OPTION = Option(
     maximum=MAX_THREADS,
 )
 #: The stages of ``fast``: each method with the share of the limits (time, else nodes) it
-#: may have used by its end, its node budget when there are no limits at all, its cap on
+#: may have used by its end, the seconds it may have used by then at least (within the
+#: time limit), its node budget when there are no limits at all, its cap on
 #: expansions whatever the limits (``None``: none), and its options (the deadlock options
 #: of ``fast``, corral deadlocks with the fence's neighbours on by default as for
 #: ``fess``, go to every stage). Greedy search settles most levels in milliseconds, the
 #: feature-space search the ones whose goals must be packed in order, and A* the small
 #: tricky ones both miss. The heuristic packed-walls test is off here: on small levels it
 #: costs more than it saves (Microban II 126: 2.3 s with it, 1.4 s without).
-Stage = tuple[str, float, int | None, int | None, dict[str, Any]]
+Stage = tuple[str, float, float, int | None, int | None, dict[str, Any]]
 #: What a box out of the packing order's plan adds to greedy search's key in the first
 #: half of its time on small levels (Microban 139 0.65 s -> 0.25 s, 93 0.62 s -> 0.37 s);
 #: the plain key follows, as open goal areas make the plan arbitrary (XSokoban 43: 0.4 s
@@ -56,31 +57,28 @@ GREEDY_PLAN = 3
 #: XSokoban levels it solved none that the stages before it miss, and it cost Microban
 #: 153 50,000 expansions (0.5 s) before the feature-space search that solves it.
 FAST_STAGES: tuple[Stage, ...] = (
-    ("greedy", 0.1, 50_000, 50_000, {"plan": GREEDY_PLAN}),
-    ("fess", 0.15, 8_000, 8_000, {"packed_walls": "off", "key": "features,bound"}),
-    ("fess", 0.6, 300_000, None, {"packed_walls": "off"}),
-    ("greedy", 0.7, 50_000, 100_000, {}),
-    ("astar", 1.0, None, None, {}),
+    ("greedy", 0.1, 0.0, 50_000, 50_000, {"plan": GREEDY_PLAN}),
+    ("fess", 0.15, 0.0, 8_000, 8_000, {"packed_walls": "off", "key": "features,bound"}),
+    ("fess", 0.6, 0.0, 300_000, None, {"packed_walls": "off"}),
+    ("greedy", 0.7, 0.0, 50_000, 100_000, {}),
+    ("astar", 1.0, 0.0, None, None, {}),
 )
 #: Expansions of the feature-space search's first look at a level with many boxes: it
 #: solves some of them (Microban 146, 12 boxes) in a hundred, where greedy search drowns.
 FESS_PROBE = 300
-#: Greedy search's cap on levels with many boxes: what it does in about 2 s of 60 on
-#: XSokoban. Like the caps of the small levels' stages it ends the stage before its time
-#: share on a busy machine (Microban 144, 20,640 expansions, was lost whenever its 0.4 s
-#: share of 10 s held fewer).
-GREEDY_BIG = 100_000
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
 #: the feature-space search; greedy search, which settles the ones it solves there within
-#: 2 s of 60 (XSokoban), so it has less time; A* finds nothing there in a quarter of the
+#: 2 s of 60 (XSokoban), so it has less time, but a second at least (Microban 144 needs
+#: 20,640 expansions, 0.4 s on a quiet core: its share of 10 s alone was too short
+#: whenever the machine was busy); A* finds nothing there in a quarter of the
 #: limit, while the feature-space search without packing macros solves levels the one
 #: with them misses (see benchmarks/solver.md); it runs without the heuristic
 #: packed-walls test, which loses levels the plain search solves (XSokoban 35 and 44).
 FAST_STAGES_BIG: tuple[Stage, ...] = (
-    ("fess", 0.03, FESS_PROBE, FESS_PROBE, {}),
-    ("greedy", 0.1, GREEDY_BIG, GREEDY_BIG, {}),
-    ("fess", 0.75, 300_000, None, {}),
-    ("fess", 1.0, None, None, {"macros": False, "packed_walls": "off"}),
+    ("fess", 0.01, 0.3, FESS_PROBE, FESS_PROBE, {}),
+    ("greedy", 0.04, 1.0, 50_000, None, {}),
+    ("fess", 0.75, 0.0, 300_000, None, {}),
+    ("fess", 1.0, 0.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
 FAST_ASTAR_BOXES = 10
 
@@ -108,10 +106,11 @@ def fast(
     methods = {"greedy": greedy, "fess": fess, "astar": astar}
     stages = FAST_STAGES if len(level.boxes) <= FAST_ASTAR_BOXES else FAST_STAGES_BIG
     spent = SearchStats()
-    for name, share, budget, cap, fixed in stages:
+    for name, share, floor, budget, cap, fixed in stages:
         if limits.time is not None:
             nodes = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
-            stage = Limits(max(0.0, limits.time * share - spent.seconds), nodes, limits.memory)
+            end = min(limits.time, max(limits.time * share, floor))
+            stage = Limits(max(0.0, end - spent.seconds), nodes, limits.memory)
         elif limits.nodes is not None:
             stage = Limits(None, max(0, int(limits.nodes * share) - spent.expanded), limits.memory)
         else:

@@ -965,25 +965,20 @@ class Interleaved:
         return f"solved in {self.last.cost} pushes"
 
 
-#: Expansions of each search's first turn in :func:`interleave`, and of its longest
-#: (about a tenth of a second and two seconds of the feature-space search here).
-FIRST_TURN, LAST_TURN = 4_000, 80_000
-
-
 def interleave(
     engines: list[Fess], limits: Limits, progress: ProgressCallback | None = None
 ) -> Interleaved:
-    """Run several searches of one level by turns (slices of expansions that grow from
-    :data:`FIRST_TURN` by half each round up to :data:`LAST_TURN`), each in an equal share
-    of the memory limit, until one solves the level or proves it unsolvable, or the limits
-    (shared: total time, total expansions) are spent. The searches differ in their keys
-    and solve different levels; turns cost little, as each search keeps its arrays between
-    turns. Turns counted in expansions, not seconds, make the run the same on a busy
-    machine as on a quiet one, up to the time limit."""
+    """Run several searches of one level by turns (slices of wall time that grow from a
+    tenth of a second), each in an equal share of the memory limit, until one solves the
+    level or proves it unsolvable, or the limits (shared: total time, total expansions)
+    are spent. The searches differ in their keys and solve different levels; turns cost
+    little, as each search keeps its arrays between turns. (Turns of a fixed number of
+    expansions instead, which would make a run the same on a busy machine as on a quiet
+    one, lost XSokoban 35 and 45 at 60 s: the keys' expansions differ in cost.)"""
     start = time.perf_counter()
     share = limits.memory_bytes // max(1, len(engines))
     live = list(engines)
-    slice_nodes = FIRST_TURN
+    slice_seconds = 0.1
     last: tuple[_driver.Run, Fess] | None = None
     limit = ""
     expanded = {id(e): 0 for e in engines}
@@ -996,19 +991,19 @@ def interleave(
     while live:
         for engine in list(live):
             elapsed = time.perf_counter() - start
-            turn = None
+            turn = slice_seconds
             if limits.time is not None:
                 if elapsed >= limits.time:
                     limit = "time"
                     break
-                turn = limits.time - elapsed
-            nodes = engine.expanded + (slice_nodes if len(live) > 1 else LAST_TURN)
+                turn = min(turn, limits.time - elapsed)
+            nodes = None
             if limits.nodes is not None:
                 left = limits.nodes - sum(expanded.values())
                 if left <= 0:
                     limit = "nodes"
                     break
-                nodes = min(nodes, engine.expanded + left)
+                nodes = engine.expanded + left
             # The limits as given (their stop flag too), this turn's time, nodes and memory.
             turn_limits = dataclasses.replace(limits, time=turn, nodes=nodes, memory=share)
             run = engine.run(turn_limits, report)
@@ -1026,7 +1021,7 @@ def interleave(
                 live.remove(engine)
                 limit = "memory"
         else:
-            slice_nodes = min(LAST_TURN, slice_nodes * 3 // 2)
+            slice_seconds = min(2.0, slice_seconds * 1.5)
             continue
         break
     if last is None:  # the limits were spent before the first turn (a stage of fast)
