@@ -79,6 +79,10 @@ class Level:
     metadata: tuple[tuple[str, str], ...] = ()
     #: Solutions stored with the level (SOK files), as LURD text.
     solutions: tuple[str, ...] = ()
+    # The interior once flooded: a solve asks for it several times (status, the board).
+    _interior: frozenset[int] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not (0 < self.width <= MAX_SIDE and 0 < self.height <= MAX_SIDE):
@@ -175,8 +179,11 @@ class Level:
 
         Without a player, the region around the boxes and goals stands in.
         """
-        starts = self.players or (self.boxes | self.goals)
-        return self._flood(starts)
+        interior = self._interior
+        if interior is None:
+            interior = self._flood(self.players or (self.boxes | self.goals))
+            object.__setattr__(self, "_interior", interior)
+        return interior
 
     def _flood(
         self, starts: Iterable[int], blocked: frozenset[int] = frozenset()

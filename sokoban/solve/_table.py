@@ -6,6 +6,8 @@ stay short and it never fills.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from sokoban._jit import njit
@@ -13,9 +15,16 @@ from sokoban._jit import njit
 
 def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:
     """Random uint64 keys per floor cell for a box there and for the player there."""
-    rng = np.random.default_rng(seed)
-    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
+    keys = _keys(n, seed)
     return keys[0].copy(), keys[1].copy()
+
+
+@functools.lru_cache(maxsize=32)
+def _keys(n: int, seed: int) -> np.ndarray:
+    # Kept per size: making the generator costs more than a small search (copies go out,
+    # so no caller can change the cached keys).
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
 
 
 @njit
