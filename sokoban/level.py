@@ -218,11 +218,11 @@ class Level:
     def is_enclosed(self, interior: frozenset[int] | None = None) -> bool:
         """Whether the player's region (``interior``, if already known) stays off the
         border of the grid."""
-        w, h = self.width, self.height
+        w = self.width
+        last_row = w * (self.height - 1)
         cells = self.interior if interior is None else interior
-        return not any(
-            x == 0 or y == 0 or x == w - 1 or y == h - 1 for x, y in map(self.xy, cells)
-        )
+        # On cells, not (x, y) pairs: status() asks this of every level solved.
+        return not any(c < w or c >= last_row or c % w in (0, w - 1) for c in cells)
 
     # --- status ---------------------------------------------------------------------------
 

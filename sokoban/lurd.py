@@ -158,12 +158,15 @@ def replay(level: Level, solution: Solution | str) -> Replay:
     box_id = {cell: i for i, cell in enumerate(sorted(boxes))}
     box_lines = box_changes = sessions = player_lines = 0
     last_box = -1
-    last_dir: Direction | None = None
+    last_letter = ""
     last_push = False
+    x, y = player % width, player // width
     for index, (direction, _) in enumerate(solution.steps):
-        letter = direction.value
+        # The member's plain attribute: the ``value`` descriptor costs more than the step.
+        letter = direction._value_
         dx, dy = _STEP[letter]
-        x, y = player % width + dx, player // width + dy
+        x += dx
+        y += dy
         if not (0 <= x < width and 0 <= y < height):
             raise IllegalMoveError("off the board", index, letter)
         target = y * width + x
@@ -182,18 +185,17 @@ def replay(level: Level, solution: Solution | str) -> Replay:
             pushed.append(target)
             if ident != last_box:
                 box_changes += 1
-            if not (last_push and ident == last_box and direction == last_dir):
+            if not (last_push and ident == last_box and letter == last_letter):
                 box_lines += 1
             if not last_push:
                 sessions += 1
             last_box = ident
-        if direction != last_dir:
+        if letter != last_letter:
             player_lines += 1
-        last_dir = direction
+        last_letter = letter
         last_push = push
-        player = target
         steps.append((direction, push))
-    final = level.moved(boxes=boxes, player=player)
+    final = level.moved(boxes=boxes, player=y * width + x)
     metrics = Metrics(
         moves=len(steps),
         pushes=len(pushed),

@@ -61,20 +61,17 @@ class Board:
         self.n = n
         self.width = width
         self.cells = cells
-        index = np.full(width * height, -1, dtype=np.int32)
-        index[cells] = np.arange(n, dtype=np.int32)
-        self.index = index
-        # Whole columns at once: a loop over cells and directions costs more than a search
-        # of a small level.
-        x, y = cells % width, cells // width
-        nbr = np.full((n, 4), -1, dtype=np.int32)
-        for d, direction in enumerate(DIRECTIONS):
-            nx, ny = x + direction.dx, y + direction.dy
-            on = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
-            nbr[on, d] = index[ny[on] * width + nx[on]]
+        # The floor indices on the grid with a border of -1 around it, so that every
+        # neighbour is one lookup at an offset (a few numpy calls in all: a loop over the
+        # cells costs more than the search of a small level).
+        wide = width + 2
+        framed = np.full((height + 2) * wide, -1, dtype=np.int32)
+        at = (cells // width + 1) * wide + cells % width + 1
+        framed[at] = np.arange(n, dtype=np.int32)
+        self.index = index = framed.reshape(height + 2, wide)[1:-1, 1:-1].ravel()
+        offsets = np.array([d.offset(wide) for d in DIRECTIONS])
+        nbr = framed[at[:, None] + offsets]
         self.nbr = nbr
-        #: ``nbr`` as nested lists, for the plain-Python code (path expansion) that walks it.
-        self.nbr_rows: list[list[int]] = nbr.tolist()
         self.goals = _inside(index, level.goals).astype(np.int32)
         self.goal = np.zeros(n, dtype=np.uint8)
         self.goal[self.goals] = 1

@@ -69,15 +69,16 @@ class Learned(NamedTuple):
     """What the corral sub-searches found on one level, kept between kernel calls.
 
     The memo (direct-mapped, :data:`MEMO_SIZE`): ``memo_key`` uint64, ``memo_boxes``
-    int16[., MAX_FENCE] (-1 padded once set), ``memo_player`` int32 (canonical cell among the fence
+    int16[., MAX_FENCE] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
     alone), ``memo_verdict`` uint8 (:data:`UNKNOWN` where empty), ``memo_budget`` int32
     (states the last search of that entry might store). The patterns: ``boxes``
-    int16[p, MAX_FENCE] (-1 padded once kept), ``region`` uint64[p, w] (bit ``c % 64`` of word
+    int16[p, MAX_FENCE] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
     ``c // 64``: the player may stand on cell ``c``), indexed per cell by ``head``
     int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * MAX_FENCE] (the next
     entry of the same cell, the pattern of the entry). ``counts`` int64[10], slots
     :data:`PATTERNS` ...; ``settings`` int64[3], slots :data:`S_LEARN` ... A memo of size
-    0 means the check is off."""
+    0 means the check is off. Only set memo entries and kept patterns hold values: the
+    rest is uninitialised memory."""
 
     memo_key: np.ndarray
     memo_boxes: np.ndarray
@@ -110,20 +111,21 @@ def new_learned(
     catches boxes that lock the fence from outside (see :func:`corral_dead`)."""
     words = (n + 63) // 64
     p = patterns if learn else 0
-    # Only the index heads need filling: a memo entry's boxes are read once its verdict
-    # is set, a pattern's row and entries once kept, and each is written whole then
-    # (filling the megabyte of the rest cost more than the search of a small level).
+    # Only the verdicts and the index heads need filling: the rest of a memo entry is read
+    # once its verdict is set, a pattern's row, region and index entries once it is kept,
+    # and each is written whole then (filling the megabyte of the rest cost more than the
+    # search of a small level).
     return Learned(
-        np.zeros(memo, np.uint64),
-        np.zeros((memo, MAX_FENCE), np.int16),
-        np.zeros(memo, np.int32),
+        np.empty(memo, np.uint64),
+        np.empty((memo, MAX_FENCE), np.int16),
+        np.empty(memo, np.int32),
         np.zeros(memo, np.uint8),
-        np.zeros(memo, np.int32),
-        np.zeros((p, MAX_FENCE), np.int16),
-        np.zeros((p, words), np.uint64),
+        np.empty(memo, np.int32),
+        np.empty((p, MAX_FENCE), np.int16),
+        np.empty((p, words), np.uint64),
         np.full(n if learn else 0, -1, np.int32),
-        np.zeros(p * MAX_FENCE, np.int32),
-        np.zeros(p * MAX_FENCE, np.int32),
+        np.empty(p * MAX_FENCE, np.int32),
+        np.empty(p * MAX_FENCE, np.int32),
         np.zeros(10, np.int64),
         np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64),
     )

@@ -1,8 +1,11 @@
-"""Turn a path of states (box sets) into full LURD: each push preceded by a shortest walk."""
+"""Turn a path of states (box sets) into full LURD: each push preceded by a shortest walk.
+
+The searches here are kernels over floor indices: a solution of a small level is found in
+less time than plain Python took to walk it.
+"""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 
 import numpy as np
@@ -12,88 +15,6 @@ from sokoban.direction import DIRECTIONS
 from sokoban.lurd import Solution, Step
 from sokoban.solve._board import Board
 from sokoban.solve._reach import reach
-
-
-def walk(board: Board, start: int, goal: int, boxes: set[int]) -> list[Step]:
-    """A shortest walk over floor indices from ``start`` to ``goal`` around ``boxes``."""
-    if start == goal:
-        return []
-    came = {start: (-1, -1)}
-    todo = deque([start])
-    nbr = board.nbr_rows
-    while todo:
-        c = todo.popleft()
-        for d in range(4):
-            x = nbr[c][d]
-            if x < 0 or x in came or x in boxes:
-                continue
-            came[x] = (c, d)
-            if x == goal:
-                steps: list[Step] = []
-                while x != start:
-                    x, d = came[x]
-                    steps.append((DIRECTIONS[d], False))
-                return steps[::-1]
-            todo.append(x)
-    raise AssertionError(f"no walk from floor {start} to {goal}: the search path is broken")
-
-
-def _region(board: Board, start: int, boxes: set[int]) -> set[int]:
-    """The floor cells the player reaches from ``start`` around ``boxes``."""
-    seen = {start}
-    todo = [start]
-    nbr = board.nbr_rows
-    while todo:
-        c = todo.pop()
-        for d in range(4):
-            x = nbr[c][d]
-            if x >= 0 and x not in seen and x not in boxes:
-                seen.add(x)
-                todo.append(x)
-    return seen
-
-
-def _carried(board: Board, player: int, frm: int, to: int, rest: set[int], end: int) -> list[Step]:
-    """The fewest pushes (each after a shortest walk) carrying the box on ``frm`` to
-    ``to`` around the boxes ``rest``, ending with the player in the region of ``end``: a
-    breadth-first search over (box cell, player cell next to it) states."""
-    nbr = board.nbr_rows
-    start = _region(board, player, rest | {frm})
-    came: dict[tuple[int, int], tuple[int, int] | None] = {}
-    todo: deque[tuple[int, int]] = deque()
-    for s in range(4):
-        p = nbr[frm][s]
-        if p >= 0 and p in start:
-            came[frm, s] = None
-            todo.append((frm, s))
-    while todo:
-        c, s = todo.popleft()
-        d = (s + 2) % 4
-        t = nbr[c][d]
-        if t < 0 or t in rest:
-            continue
-        region = _region(board, c, rest | {t})
-        if t == to and end in region:
-            pushes = [(c, d)]
-            state = came[c, s]
-            while state is not None:
-                b, side = state
-                pushes.append((b, (side + 2) % 4))
-                state = came[b, side]
-            steps: list[Step] = []
-            here = player
-            for b, d2 in reversed(pushes):
-                behind = nbr[b][(d2 + 2) % 4]
-                steps.extend(walk(board, here, behind, rest | {b}))
-                steps.append((DIRECTIONS[d2], True))
-                here = b
-            return steps
-        for e in range(4):
-            r = nbr[t][e]
-            if r >= 0 and r in region and (t, e) not in came:
-                came[t, e] = (c, s)
-                todo.append((t, e))
-    raise AssertionError(f"no pushes carry the box from {frm} to {to}: the path is broken")
 
 
 def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
@@ -120,9 +41,12 @@ def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
         old, new = set(boxes[state].tolist()), set(boxes[state + 1].tolist())
         (frm,) = old - new
         (to,) = new - old
-        carried = _carried(board, player, frm, to, old - {frm}, int(ends[state + 1]))
-        steps.extend(carried)
-        player = _last_stand(board, to, carried)
+        codes = carried(board.nbr, boxes[state], frm, to, player, ends[state + 1])
+        if len(codes) == 0:
+            raise AssertionError(f"no pushes carry the box from {frm} to {to}: the path is broken")
+        steps.extend([_CODES[c] for c in codes.tolist()])
+        # The player stands where the box was before its last push.
+        player = int(board.nbr[to, (int(codes[-1]) - 4 + 2) % 4])
         state += 1
 
 
@@ -255,7 +179,82 @@ def _walk(start, goal, occ, nbr, seen, mark, came, queue, out, count):
     return -1
 
 
-def _last_stand(board: Board, box: int, steps: list[Step]) -> int:
-    """The player's cell after ``steps`` whose last push left the box on ``box``."""
-    d = DIRECTIONS.index(steps[-1][0])
-    return board.nbr_rows[box][(d + 2) % 4]
+@njit
+def carried(nbr, boxes, frm, to, player, end):
+    """The fewest pushes (each after a shortest walk) carrying the box on ``frm`` to
+    ``to`` around the other ``boxes`` (int32[b], ``frm`` among them), the player starting
+    on ``player`` and ending in the region of ``end``: a breadth-first search over (box
+    cell, side of the player) states. Returns the steps as :func:`lines` writes them
+    (int8[s]), none when no pushes do it."""
+    n = nbr.shape[0]
+    occ = np.full(n, -1, np.int32)
+    for j in range(boxes.shape[0]):
+        occ[boxes[j]] = 0
+    region = np.zeros(n, np.int32)
+    queue = np.empty(n, np.int32)
+    lengths = np.empty(n, np.int32)
+    reach(player, occ, nbr, region, 1, queue, lengths)
+    occ[frm] = -1  # the carried box is tracked by the states
+    came = np.full(4 * n, -2, np.int64)  # per state box * 4 + side: -2 unseen, -1 a start
+    states = np.empty(4 * n, np.int64)
+    head, tail = 0, 0
+    for s in range(4):
+        p = nbr[frm, s]
+        if p >= 0 and region[p] == 1:
+            came[frm * 4 + s] = -1
+            states[tail] = frm * 4 + s
+            tail += 1
+    mark = 1
+    while head < tail:
+        state = states[head]
+        head += 1
+        c, s = state // 4, state % 4
+        t = nbr[c, (s + 2) % 4]
+        if t < 0 or occ[t] >= 0:
+            continue
+        occ[t] = 0
+        mark += 1
+        reach(c, occ, nbr, region, mark, queue, lengths)
+        occ[t] = -1
+        if t == to and region[end] == mark:
+            return _carry_steps(nbr, occ, came, state, player, region, mark + 1, queue)
+        for e in range(4):
+            r = nbr[t, e]
+            if r >= 0 and region[r] == mark and came[t * 4 + e] == -2:
+                came[t * 4 + e] = state
+                states[tail] = t * 4 + e
+                tail += 1
+    return np.empty(0, np.int8)
+
+
+@njit
+def _carry_steps(nbr, occ, came, state, player, seen, mark, queue):
+    """The steps of the pushes that end with ``state`` (its box pushed away from the
+    player's side) back to a start of ``came`` (see :func:`carried`), each after a
+    shortest walk from where the last left the player; ``occ``: the other boxes."""
+    n = nbr.shape[0]
+    pushes = 1
+    s = came[state]
+    while s >= 0:
+        pushes += 1
+        s = came[s]
+    order = np.empty(pushes, np.int64)
+    s = state
+    for i in range(pushes - 1, -1, -1):
+        order[i] = s
+        s = came[s]
+    out = np.empty(pushes * (n + 1), np.int8)
+    cells = np.empty(n, np.int32)
+    count = 0
+    here = player
+    for i in range(pushes):
+        box, side = order[i] // 4, order[i] % 4
+        occ[box] = 0
+        count = _walk(here, nbr[box, side], occ, nbr, seen, mark + i, cells, queue, out, count)
+        occ[box] = -1
+        if count < 0:
+            return np.empty(0, np.int8)
+        out[count] = (side + 2) % 4 + 4
+        count += 1
+        here = box
+    return out[:count]
