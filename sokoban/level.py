@@ -79,6 +79,10 @@ class Level:
     metadata: tuple[tuple[str, str], ...] = ()
     #: Solutions stored with the level (SOK files), as LURD text.
     solutions: tuple[str, ...] = ()
+    # The interior once flooded: a solve asks for it several times (status, the board).
+    _interior: frozenset[int] | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not (0 < self.width <= MAX_SIDE and 0 < self.height <= MAX_SIDE):
@@ -175,8 +179,11 @@ class Level:
 
         Without a player, the region around the boxes and goals stands in.
         """
-        starts = self.players or (self.boxes | self.goals)
-        return self._flood(starts)
+        interior = self._interior
+        if interior is None:
+            interior = self._flood(self.players or (self.boxes | self.goals))
+            object.__setattr__(self, "_interior", interior)
+        return interior
 
     def _flood(
         self, starts: Iterable[int], blocked: frozenset[int] = frozenset()
@@ -211,11 +218,11 @@ class Level:
     def is_enclosed(self, interior: frozenset[int] | None = None) -> bool:
         """Whether the player's region (``interior``, if already known) stays off the
         border of the grid."""
-        w, h = self.width, self.height
+        w = self.width
+        last_row = w * (self.height - 1)
         cells = self.interior if interior is None else interior
-        return not any(
-            x == 0 or y == 0 or x == w - 1 or y == h - 1 for x, y in map(self.xy, cells)
-        )
+        # On cells, not (x, y) pairs: status() asks this of every level solved.
+        return not any(c < w or c >= last_row or c % w in (0, w - 1) for c in cells)
 
     # --- status ---------------------------------------------------------------------------
 

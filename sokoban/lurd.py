@@ -73,8 +73,6 @@ MAX_STEPS = 1_000_000
 #: What a solution text may hold besides white space: moves, pushes, run lengths, groups.
 _LURD_TEXT = frozenset("lurdLURD0123456789()")
 _STEPS: dict[str, Step] = {c: (Direction(c.lower()), c.isupper()) for c in "lurdLURD"}
-#: (dx, dy) of each lower-case letter: replay looks it up per step (cheaper than the enum).
-_STEP: dict[str, tuple[int, int]] = {d.value: (d.dx, d.dy) for d in Direction}
 
 
 def _quote(text: str, pos: int) -> str:
@@ -149,51 +147,63 @@ def replay(level: Level, solution: Solution | str) -> Replay:
         solution = Solution.from_lurd(solution)
     check_player(level)
     width, height = level.width, level.height
-    walls = level.walls
-    boxes = set(level.boxes)
-    player = min(level.players)
+    # Cells of the grid with a frame around it: a step is one addition, and a step off the
+    # board lands on the frame, so one set lookup stops walls and edges alike (replay
+    # checks every solution the solver returns, and this costs less per step than x, y).
+    wide = width + 2
+    offsets = {d.value: d.offset(wide) for d in Direction}
+
+    def framed(cell: int) -> int:
+        return (cell // width + 1) * wide + cell % width + 1
+
+    def plain(cell: int) -> int:
+        return (cell // wide - 1) * width + cell % wide - 1
+
+    frame = {y * wide + x for y in (0, height + 1) for x in range(wide)}
+    frame |= {y * wide + x for y in range(1, height + 1) for x in (0, wide - 1)}
+    blocked = frame | {framed(c) for c in level.walls}
+    boxes = {framed(c) for c in level.boxes}
+    player = framed(min(level.players))
     steps: list[Step] = []
     pushed: list[int] = []
-    # Box identity for box changes: follow each box as it moves.
+    # Box identity for box changes: follow each box as it moves (framing keeps the order).
     box_id = {cell: i for i, cell in enumerate(sorted(boxes))}
     box_lines = box_changes = sessions = player_lines = 0
     last_box = -1
-    last_dir: Direction | None = None
+    last_letter = ""
     last_push = False
     for index, (direction, _) in enumerate(solution.steps):
-        letter = direction.value
-        dx, dy = _STEP[letter]
-        x, y = player % width + dx, player // width + dy
-        if not (0 <= x < width and 0 <= y < height):
-            raise IllegalMoveError("off the board", index, letter)
-        target = y * width + x
-        if target in walls:
-            raise IllegalMoveError("into a wall", index, letter)
+        # The member's plain attribute: the ``value`` descriptor costs more than the step.
+        letter = direction._value_
+        offset = offsets[letter]
+        target = player + offset
+        if target in blocked:
+            reason = "off the board" if target in frame else "into a wall"
+            raise IllegalMoveError(reason, index, letter)
         push = target in boxes
         if push:
-            bx, by = x + dx, y + dy
-            beyond = by * width + bx
-            if not (0 <= bx < width and 0 <= by < height) or beyond in walls or beyond in boxes:
+            beyond = target + offset
+            if beyond in blocked or beyond in boxes:
                 raise IllegalMoveError("the box cannot move there", index, letter.upper())
             boxes.remove(target)
             boxes.add(beyond)
             ident = box_id.pop(target)
             box_id[beyond] = ident
-            pushed.append(target)
+            pushed.append(plain(target))
             if ident != last_box:
                 box_changes += 1
-            if not (last_push and ident == last_box and direction == last_dir):
+            if not (last_push and ident == last_box and letter == last_letter):
                 box_lines += 1
             if not last_push:
                 sessions += 1
             last_box = ident
-        if direction != last_dir:
+        if letter != last_letter:
             player_lines += 1
-        last_dir = direction
+        last_letter = letter
         last_push = push
         player = target
         steps.append((direction, push))
-    final = level.moved(boxes=boxes, player=player)
+    final = level.moved(boxes=map(plain, boxes), player=plain(player))
     metrics = Metrics(
         moves=len(steps),
         pushes=len(pushed),

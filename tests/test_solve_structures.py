@@ -130,3 +130,17 @@ def test_rebuild_finds_every_node_again() -> None:
             table, nd_hash[node], nd_boxes[node], nd_player[node], nd_hash, nd_boxes, nd_player
         )
         assert found == node
+
+
+def test_zobrist_keys_are_the_generators_first_draws() -> None:
+    # The keys are kept between boards; each size must get what a fresh generator gives,
+    # as the corral memo (direct-mapped by key) depends on them. 3000 passes the first
+    # stream kept, so it is drawn again.
+    for n in (1, 37, 64, 3000, 5):
+        rng = np.random.default_rng(20261129)
+        top = np.iinfo(np.uint64).max
+        fresh = rng.integers(0, top, size=(2, n), dtype=np.uint64, endpoint=True)
+        zbox, zplayer = _table.zobrist(n)
+        assert np.array_equal(zbox, fresh[0]) and np.array_equal(zplayer, fresh[1])
+        zbox[0] ^= np.uint64(1)  # a copy: the kept keys stay as they were
+        assert np.array_equal(_table.zobrist(n)[0], fresh[0])

@@ -116,12 +116,13 @@ class Store(NamedTuple):
 
     def path(self, node: int) -> list[tuple[np.ndarray, int]]:
         """The states from the root to ``node``: box floor indices and player cell."""
-        path = []
+        nodes = []
         while node >= 0:
-            path.append((self.boxes[node].copy(), int(self.player[node])))
+            nodes.append(node)
             node = int(self.parent[node])
-        path.reverse()
-        return path
+        nodes.reverse()
+        # One gather for all the states (rows of a fresh array, not of the store).
+        return list(zip(self.boxes[nodes], self.player[nodes].tolist(), strict=True))
 
 
 def new_store(capacity: int, nboxes: int) -> Store:

@@ -56,29 +56,26 @@ class Board:
     def __init__(self, level: Level) -> None:
         self.level = level
         width, height = level.width, level.height
-        interior = level.interior
-        cells = sorted(interior)
+        cells = np.sort(np.fromiter(level.interior, np.int32))
         n = len(cells)
         self.n = n
         self.width = width
-        self.cells = np.array(cells, dtype=np.int32)
-        index = np.full(width * height, -1, dtype=np.int32)
-        index[self.cells] = np.arange(n, dtype=np.int32)
-        self.index = index
-        nbr = np.full((n, 4), -1, dtype=np.int32)
-        for i, cell in enumerate(cells):
-            x, y = cell % width, cell // width
-            for d, direction in enumerate(DIRECTIONS):
-                nx, ny = x + direction.dx, y + direction.dy
-                if 0 <= nx < width and 0 <= ny < height:
-                    nbr[i, d] = index[ny * width + nx]
+        self.cells = cells
+        # The floor indices on the grid with a border of -1 around it, so that every
+        # neighbour is one lookup at an offset (a few numpy calls in all: a loop over the
+        # cells costs more than the search of a small level).
+        wide = width + 2
+        framed = np.full((height + 2) * wide, -1, dtype=np.int32)
+        at = (cells // width + 1) * wide + cells % width + 1
+        framed[at] = np.arange(n, dtype=np.int32)
+        self.index = index = framed.reshape(height + 2, wide)[1:-1, 1:-1].ravel()
+        offsets = np.array([d.offset(wide) for d in DIRECTIONS])
+        nbr = framed[at[:, None] + offsets]
         self.nbr = nbr
-        #: ``nbr`` as nested lists, for the plain-Python code (path expansion) that walks it.
-        self.nbr_rows: list[list[int]] = nbr.tolist()
-        self.goals = np.array(sorted(index[g] for g in level.goals if g in interior), np.int32)
+        self.goals = _inside(index, level.goals).astype(np.int32)
         self.goal = np.zeros(n, dtype=np.uint8)
         self.goal[self.goals] = 1
-        self.boxes = np.array(sorted(index[b] for b in level.boxes if b in interior), np.int16)
+        self.boxes = _inside(index, level.boxes).astype(np.int16)
         self.player = int(index[level.player]) if level.player is not None else -1
         self.sides = side_components(nbr)
         self.dist = push_distances(nbr, self.goals, self.sides)
@@ -103,6 +100,12 @@ class Board:
     def dead_cells(self) -> frozenset[int]:
         """The dead squares as level cells."""
         return frozenset(int(c) for c in self.cells[self.dead.astype(bool)])
+
+
+def _inside(index: np.ndarray, cells: frozenset[int]) -> np.ndarray:
+    """The floor indices of those of ``cells`` on the floor, sorted (int32)."""
+    floor = index[np.fromiter(cells, np.int64, len(cells))]
+    return np.sort(floor[floor >= 0])
 
 
 @njit

@@ -77,7 +77,8 @@ class Learned(NamedTuple):
     int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * MAX_FENCE] (the next
     entry of the same cell, the pattern of the entry). ``counts`` int64[10], slots
     :data:`PATTERNS` ...; ``settings`` int64[3], slots :data:`S_LEARN` ... A memo of size
-    0 means the check is off."""
+    0 means the check is off. Only set memo entries and kept patterns hold values: the
+    rest is uninitialised memory."""
 
     memo_key: np.ndarray
     memo_boxes: np.ndarray
@@ -110,17 +111,21 @@ def new_learned(
     catches boxes that lock the fence from outside (see :func:`corral_dead`)."""
     words = (n + 63) // 64
     p = patterns if learn else 0
+    # Only the verdicts and the index heads need filling: the rest of a memo entry is read
+    # once its verdict is set, a pattern's row, region and index entries once it is kept,
+    # and each is written whole then (filling the megabyte of the rest cost more than the
+    # search of a small level).
     return Learned(
-        np.zeros(memo, np.uint64),
-        np.full((memo, MAX_FENCE), -1, np.int16),
-        np.zeros(memo, np.int32),
+        np.empty(memo, np.uint64),
+        np.empty((memo, MAX_FENCE), np.int16),
+        np.empty(memo, np.int32),
         np.zeros(memo, np.uint8),
-        np.zeros(memo, np.int32),
-        np.full((p, MAX_FENCE), -1, np.int16),
-        np.zeros((p, words), np.uint64),
+        np.empty(memo, np.int32),
+        np.empty((p, MAX_FENCE), np.int16),
+        np.empty((p, words), np.uint64),
         np.full(n if learn else 0, -1, np.int32),
-        np.full(p * MAX_FENCE, -1, np.int32),
-        np.full(p * MAX_FENCE, -1, np.int32),
+        np.empty(p * MAX_FENCE, np.int32),
+        np.empty(p * MAX_FENCE, np.int32),
         np.zeros(10, np.int64),
         np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64),
     )
@@ -336,6 +341,7 @@ def _keep(fence, size, canon, nbr, learned, scratch):
     for c in range(nbr.shape[0]):
         if sseen[c] == here:
             region[p, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    learned.boxes[p, size:] = -1
     e = counts[ENTRIES]
     for i in range(size):
         learned.boxes[p, i] = fence[i]

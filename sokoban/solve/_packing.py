@@ -67,23 +67,20 @@ class PackingOrder:
 
 def packing_order(board: Board) -> PackingOrder:
     """The packing order of ``board``'s goals (see the module docstring)."""
-    off_goals = [int(c) for c in board.boxes if not board.goal[c]]
-    starts = off_goals + ([board.player] if board.player >= 0 else [])
+    off_goals = board.boxes[board.goal[board.boxes] == 0].astype(np.int32)
+    starts = off_goals if board.player < 0 else np.append(off_goals, np.int32(board.player))
     origins = np.zeros(board.n, dtype=np.uint8)
     origins[off_goals] = 1
     removed, parent = _retrograde(
-        board.nbr, board.goal, board.goals, np.array(starts, dtype=np.int32), origins
+        board.nbr, board.goal, board.goals, starts.astype(np.int32), origins
     )
     # Fill in the reverse of the removal order; parents are positions in that order.
-    order = board.goals[removed[::-1]].astype(np.int32)
-    ng = len(order)
-    position = np.empty(ng, dtype=np.int64)
-    position[removed[::-1]] = np.arange(ng)
-    fill_parent = np.full(ng, -1, dtype=np.int32)
-    for i, goal_index in enumerate(removed[::-1]):
-        p = parent[goal_index]
-        if p >= 0:
-            fill_parent[i] = position[p]
+    fill = removed[::-1]
+    order = board.goals[fill].astype(np.int32)
+    position = np.empty(len(order), dtype=np.int64)
+    position[fill] = np.arange(len(order))
+    up = parent[fill]
+    fill_parent = np.where(up >= 0, position[up], -1).astype(np.int32)
     return PackingOrder(order, fill_parent)
 
 

@@ -12,10 +12,26 @@ from sokoban._jit import njit
 
 
 def zobrist(n: int, seed: int = 20261129) -> tuple[np.ndarray, np.ndarray]:
-    """Random uint64 keys per floor cell for a box there and for the player there."""
-    rng = np.random.default_rng(seed)
-    keys = rng.integers(0, np.iinfo(np.uint64).max, size=(2, n), dtype=np.uint64, endpoint=True)
-    return keys[0].copy(), keys[1].copy()
+    """Random uint64 keys per floor cell for a box there and for the player there: the
+    first ``2 n`` draws of the seed's generator, a row of ``n`` then another."""
+    draws = _draws(seed, 2 * n)
+    return draws[:n].copy(), draws[n : 2 * n].copy()
+
+
+#: The first draws of each seed's generator, kept (and grown when a board needs more):
+#: making a generator costs more than the search of a small level. Copies go out, so no
+#: caller can change them.
+_DRAWS: dict[int, np.ndarray] = {}
+
+
+def _draws(seed: int, count: int) -> np.ndarray:
+    draws = _DRAWS.get(seed)
+    if draws is None or len(draws) < count:
+        rng = np.random.default_rng(seed)
+        top = np.iinfo(np.uint64).max
+        draws = rng.integers(0, top, size=max(count, 4096), dtype=np.uint64, endpoint=True)
+        _DRAWS[seed] = draws
+    return draws
 
 
 @njit
