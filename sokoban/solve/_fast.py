@@ -85,20 +85,22 @@ FAST_ASTAR_BOXES = 10
 
 @register(
     "fast",
-    "greedy, then the feature-space search, then A* (above 10 boxes: a short fess first,"
-    " fess without macros last)",
+    "greedy, a short fess, fess, greedy without the plan penalty, then A* (above 10 boxes:"
+    " a short fess, greedy, fess, fess without macros)",
     options=(*FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION, THREADS_OPTION),
 )
 def fast(
     level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
 ) -> SolveResult:
-    """Greedy search for a tenth of the time limit, the feature-space search
-    (:func:`~sokoban.solve._fess.fess`) up to three quarters of it, then push-optimal A*
-    for the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
-    feature-space search first, greedy search for a 25th, and the feature-space search
-    without packing macros instead of A* (:data:`FAST_STAGES_BIG`): the methods fail on
-    different levels. The result names the stage that ended it in its message; it is
-    optimal when A* found it. The deadlock options go to every stage that takes them.
+    """Greedy search with the plan penalty (50,000 expansions at most), a short look by
+    the feature-space search (:func:`~sokoban.solve._fess.fess`, 8,000), the full one up
+    to 60% of the time limit, greedy search with the plain key, then push-optimal A* for
+    the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
+    feature-space search first, greedy search for a 25th (a second at least), and the
+    feature-space search without packing macros instead of A* (:data:`FAST_STAGES_BIG`):
+    the methods fail on different levels. The result names the stage that ended it in its
+    message; it is optimal when A* found it. The deadlock options go to every stage that
+    takes them.
     With ``threads`` > 1 the stages run side by side instead
     (:func:`sokoban.solve._threads.race`)."""
     if options["threads"] > 1:

@@ -30,9 +30,11 @@ walk, the child's boxes, the bound, freeze deadlocks, the two-box table, PI-corr
 deadlocks and the patterns they leave). The corral sub-searches run on the position about to
 be expanded, not on every child (most children never are), and so does the packed-walls
 test (:mod:`sokoban.solve._packed_walls`, a heuristic: every empty goal must keep a box of
-its own that can still reach it, the packed goals standing as walls); the patterns learned
-are matched per child. A position is stored once, with the shortest push path found to it while it
-waits; the path's macros are found again when it is expanded to LURD
+its own that can still reach it, the packed goals standing as walls) and its sound
+variant (the boxes frozen on goals as walls, a proof:
+:func:`sokoban.solve._packed_walls.frozen_short`); the patterns learned are matched per
+child. A position is stored once, with the shortest push path found to it while it waits;
+the path's macros are found again when it is expanded to LURD
 (:func:`sokoban.solve._path.expand`).
 """
 

@@ -15,7 +15,8 @@ are computed once per prefix and kept; a test is then a bipartite matching.
 
 Not a proof: a packed box may in truth have to leave its goal. A search that prunes with
 it proves nothing by running out of positions (:mod:`sokoban.solve._fess` searches again
-without it then).
+without it then). Its sound variant, :func:`frozen_short`, takes as walls only the boxes
+frozen on goals, which never move again.
 """
 
 from __future__ import annotations
@@ -259,8 +260,6 @@ def _short(reach, packed, nb, ng, match, empty=None):
                 break
             j = previous
     return False
-
-
 
 
 @njit
