@@ -92,7 +92,12 @@ from sokoban.solve.types import (
 QUEUED, CURSOR, CELLS, SHORT, FROZEN = 5, 6, 7, 8, 9
 # Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
-P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS = range(6, 11)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN = range(6, 12)
+#: The frozen-on-goals test runs on levels of at most this many boxes: there it saves
+#: expansions (Microban 153 by the weight key: 68,611 -> 64,510; 139 by the bound key:
+#: 24,620 -> 14,756), while on XSokoban at 60 s, where boxes frozen in goal rooms make it
+#: flood from every goal, side-by-side runs lost levels with it (32 and 42).
+FROZEN_BOXES = 10
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
 #: the boxes tried per goal at most, nearest by push distance first, until one is carried.
 MACRO_TARGETS, MACRO_BOXES = 1, 3
@@ -231,8 +236,8 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
     and the feature cell; ``counters``: int64[10], slots
-    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`CELLS`; ``params``: int64[10],
-    slots :data:`P_BUDGET` ...
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[12],
+    slots :data:`P_BUDGET` ... :data:`P_FROZEN`.
     """
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
@@ -253,6 +258,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     macros = params[P_MACRO] > 0
     carry_states = params[P_CARRY]
     packed_walls = params[P_WALLS]
+    frozen_goals = params[P_FROZEN] != 0
 
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
@@ -344,9 +350,11 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 occ[nd_boxes[node, k]] = -1
             continue
         # Boxes frozen on goals are walls for good: a proof (unlike the test above).
-        stuck, mark3 = frozen_short(
-            nd_boxes[node], nbr, goal, order, tomatch, wall, seen3, mark3, fscratch
-        )
+        stuck = False
+        if frozen_goals:
+            stuck, mark3 = frozen_short(
+                nd_boxes[node], nbr, goal, order, tomatch, wall, seen3, mark3, fscratch
+            )
         if stuck:
             counters[FROZEN] += 1
             for k in range(nb):
@@ -782,7 +790,9 @@ class Fess:
     whether to build one; ``learned``: the corral memo and deadlock patterns
     (:mod:`sokoban.solve._corral_deadlock`; searches of one level share them), none by
     default; ``packed_walls``: the heuristic test of :mod:`sokoban.solve._packed_walls`,
-    a key of :data:`PACKED_WALLS`."""
+    a key of :data:`PACKED_WALLS`; ``frozen_goals``: run its sound variant
+    (:func:`~sokoban.solve._packed_walls.frozen_short`; ``None``: on levels of at most
+    :data:`FROZEN_BOXES` boxes)."""
 
     def __init__(
         self,
@@ -798,6 +808,7 @@ class Fess:
         pairs: bool | tuple[np.ndarray, ...] = True,
         learned: Learned | None = None,
         packed_walls: str = "off",
+        frozen_goals: bool | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -829,9 +840,11 @@ class Fess:
         # The packed-walls test caches a floor map per goal and packed prefix.
         if mode == WALLS_PREFIX and (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
             mode = WALLS_OFF
+        if frozen_goals is None:
+            frozen_goals = nb <= FROZEN_BOXES
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
-            + [int(tunnels), int(macros), targets, carry_states, mode],
+            + [int(tunnels), int(macros), targets, carry_states, mode, int(frozen_goals)],
             dtype=np.int64,
         )
         self._put_root()
