@@ -152,6 +152,6 @@ def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
         ("fess", _fast.FESS_PROBE),
         ("greedy", None),
     ]
-    # The short look may take 0.3 s, greedy search has a second at least there (their
-    # shares of 10 s are 0.1 and 0.4 s), less what the stages before took (0.1 s each).
-    assert [limits.time for _, limits in seen][:2] == pytest.approx([0.3, 0.9])
+    # The short look may take 0.3 s, greedy search 0.6 s at least there (their shares of
+    # 10 s are 0.1 and 0.4 s), less what the stages before took (0.1 s each).
+    assert [limits.time for _, limits in seen][:2] == pytest.approx([0.3, 0.5])

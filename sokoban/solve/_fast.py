@@ -68,15 +68,16 @@ FAST_STAGES: tuple[Stage, ...] = (
 FESS_PROBE = 300
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
 #: the feature-space search; greedy search, which settles the ones it solves there within
-#: 2 s of 60 (XSokoban), so it has less time, but a second at least (Microban 144 needs
-#: 20,640 expansions, 0.4 s on a quiet core: its share of 10 s alone was too short
-#: whenever the machine was busy); A* finds nothing there in a quarter of the
+#: 2 s of 60 (XSokoban), so it has less time, but 0.6 s at least (Microban 144 needs
+#: 20,640 expansions, 0.3-0.4 s on a quiet core: its 0.4 s share of 10 s alone was too
+#: short whenever the machine was busy; a whole second cost the Microban II levels fess
+#: solves after it 0.3-0.8 s each); A* finds nothing there in a quarter of the
 #: limit, while the feature-space search without packing macros solves levels the one
 #: with them misses (see benchmarks/solver.md); it runs without the heuristic
 #: packed-walls test, which loses levels the plain search solves (XSokoban 35 and 44).
 FAST_STAGES_BIG: tuple[Stage, ...] = (
     ("fess", 0.01, 0.3, FESS_PROBE, FESS_PROBE, {}),
-    ("greedy", 0.04, 1.0, 50_000, None, {}),
+    ("greedy", 0.04, 0.6, 50_000, None, {}),
     ("fess", 0.75, 0.0, 300_000, None, {}),
     ("fess", 1.0, 0.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
@@ -96,7 +97,7 @@ def fast(
     the feature-space search (:func:`~sokoban.solve._fess.fess`, 8,000), the full one up
     to 60% of the time limit, greedy search with the plain key, then push-optimal A* for
     the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
-    feature-space search first, greedy search for a 25th (a second at least), and the
+    feature-space search first, greedy search for a 25th (0.6 s at least), and the
     feature-space search without packing macros instead of A* (:data:`FAST_STAGES_BIG`):
     the methods fail on different levels. The result names the stage that ended it in its
     message; it is optimal when A* found it. The deadlock options go to every stage that
