@@ -167,7 +167,7 @@ def feature_cell(occ, nbr, order, parent, ok, seen, mark, queue, conn_cap, oop_c
     :func:`sokoban.solve._packing.packed_count`; ``seen``, ``queue``: int32[n] scratch."""
     packed, out = packed_count(occ, order, parent, ok)
     count, mark = regions(occ, nbr, seen, mark, queue)
-    conn = min(count, conn_cap) - 1
+    conn = max(0, min(count, conn_cap) - 1)  # no region counted: see fess_loop's chain test
     return (packed * conn_cap + conn) * oop_cap + min(out, oop_cap - 1), mark
 
 
@@ -328,6 +328,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 nd_boxes[node], nd_boxes[0], occ, nbr, order, before, wall, wscratch
             )
         elif packed_walls == WALLS_CHAIN:
+            first3 = mark3
             short, mark3 = goals_short_chain(
                 nd_boxes[node],
                 nd_boxes[0],
@@ -342,6 +343,13 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 mark3,
                 wscratch,
             )
+            if mark3 != first3:
+                # Deliberately one back: the first new child's regions count then takes
+                # the last pull flood's cells as seen, so it counts only the regions
+                # reaching outside that flood (fewer). Found by accident (a wrong mark
+                # until session 7); counting every region lost XSokoban 15, 32, 33, 42,
+                # 45 and 75 at 60 s side by side (benchmarks/solver.md, session 8).
+                mark3 -= 1
         else:
             short = False
         if short:
