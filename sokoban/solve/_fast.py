@@ -67,18 +67,21 @@ FAST_STAGES: tuple[Stage, ...] = (
 #: solves some of them (Microban 146, 12 boxes) in a hundred, where greedy search drowns.
 FESS_PROBE = 300
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
-#: the feature-space search; greedy search, which settles the ones it solves there within
-#: 2 s of 60 (XSokoban), so it has less time, but 0.6 s at least (Microban 144 needs
-#: 20,640 expansions, 0.3-0.4 s on a quiet core: its 0.4 s share of 10 s alone was too
-#: short whenever the machine was busy; a whole second cost the Microban II levels fess
-#: solves after it 0.3-0.8 s each); A* finds nothing there in a quarter of the
-#: limit, while the feature-space search without packing macros solves levels the one
-#: with them misses (see benchmarks/solver.md); it runs without the heuristic
-#: packed-walls test, which loses levels the plain search solves (XSokoban 35 and 44).
+#: the feature-space search; greedy search, which settles the ones it solves there in
+#: 130,000 expansions (7% of the limit at most; XSokoban 72 in 123,127: a run is the same in
+#: expansions on any machine, but took 2.4-3.6 s here, so a time share of 0.04 lost it
+#: whenever the machine was busy), 0.6 s at least (Microban 144 needs 20,640 expansions,
+#: 0.3-0.4 s on a quiet core; a whole second cost the Microban II levels fess solves
+#: after it 0.3-0.8 s each); the feature-space search up to 82% of the limit (XSokoban 45
+#: needs about 42 s of it at 60 s, and was lost at 75%, ending at 45 s); A* finds
+#: nothing there in a quarter of the limit, while the feature-space search without
+#: packing macros solves levels the one with them misses (XSokoban 35, in about 7 s; see
+#: benchmarks/solver.md); it runs without the heuristic packed-walls test, which loses
+#: levels the plain search solves (XSokoban 35 and 44).
 FAST_STAGES_BIG: tuple[Stage, ...] = (
     ("fess", 0.01, 0.3, FESS_PROBE, FESS_PROBE, {}),
-    ("greedy", 0.04, 0.6, 50_000, None, {}),
-    ("fess", 0.75, 0.0, 300_000, None, {}),
+    ("greedy", 0.07, 0.6, 50_000, 130_000, {}),
+    ("fess", 0.82, 0.0, 300_000, None, {}),
     ("fess", 1.0, 0.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
 FAST_ASTAR_BOXES = 10
@@ -97,8 +100,9 @@ def fast(
     the feature-space search (:func:`~sokoban.solve._fess.fess`, 8,000), the full one up
     to 60% of the time limit, greedy search with the plain key, then push-optimal A* for
     the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
-    feature-space search first, greedy search for a 25th (0.6 s at least), and the
-    feature-space search without packing macros instead of A* (:data:`FAST_STAGES_BIG`):
+    feature-space search first, greedy search (130,000 expansions, 0.6 s at least), the
+    feature-space search up to 82% of the limit, and the feature-space search without
+    packing macros instead of A* (:data:`FAST_STAGES_BIG`):
     the methods fail on different levels. The result names the stage that ended it in its
     message; it is optimal when A* found it. The deadlock options go to every stage that
     takes them.
