@@ -171,6 +171,21 @@ def test_feature_cell_combines_the_features() -> None:
     assert cell == (1 * 6 + 1) * 6 + 1
 
 
+def test_feature_cell_with_no_region_counted_stays_in_its_packed_count() -> None:
+    # fess_loop lets the first child after the chain test take that test's last flood as
+    # seen; when the flood covers every free cell no region is counted, and the cell must
+    # still be the first connectivity column of its packed count (was: one below, or a
+    # negative index).
+    board = Board(level(CORRIDOR))
+    plan = packing_order(board)
+    ok = np.ones(3, np.uint8)
+    queue = np.empty(board.n, np.int32)
+    occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, out of plan 1
+    seen = np.full(board.n, 5, np.int32)  # every cell flooded with the mark passed
+    cell, mark = feature_cell(occ, board.nbr, plan.order, plan.parent, ok, seen, 5, queue, 6, 6)
+    assert cell == (1 * 6 + 0) * 6 + 1 and mark == 5
+
+
 SMALL = [
     CORRIDOR,
     ROOM,
