@@ -69,11 +69,12 @@ FESS_PROBE = 300
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
 #: the feature-space search; greedy search, which settles the ones it solves there in
 #: 130,000 expansions (7% of the limit at most; XSokoban 72 in 123,127: a run is the same in
-#: expansions on any machine, but took 2.4-3.6 s here, so a time share of 0.04 lost it
-#: whenever the machine was busy), 0.6 s at least (Microban 144 needs 20,640 expansions,
-#: 0.3-0.4 s on a quiet core; a whole second cost the Microban II levels fess solves
-#: after it 0.3-0.8 s each); the feature-space search up to 82% of the limit (XSokoban 45
-#: needs about 42 s of it at 60 s, and was lost at 75%, ending at 45 s); A* finds
+#: expansions on any machine, but took 2.4-3.6 s here, so a time share of 0.04 missed it
+#: whenever the machine was busy and the last stage solved it at 49 s), 0.6 s at least
+#: (Microban 144 needs 20,640 expansions, 0.3-0.4 s on a quiet core; a whole second
+#: cost the Microban II levels fess solves after it 0.3-0.8 s each); the feature-space
+#: search up to 82% of the limit (XSokoban 45 needs about 42 s of it at 60 s, and was
+#: lost at 75%, ending at 45 s); A* finds
 #: nothing there in a quarter of the limit, while the feature-space search without
 #: packing macros solves levels the one with them misses (XSokoban 35, in about 7 s; see
 #: benchmarks/solver.md); it runs without the heuristic packed-walls test, which loses
