@@ -74,11 +74,11 @@ FESS_PROBE = 300
 #: (Microban 144 needs 20,640 expansions, 0.3-0.4 s on a quiet core; a whole second
 #: cost the Microban II levels fess solves after it 0.3-0.8 s each); the feature-space
 #: search up to 82% of the limit (XSokoban 45 needs about 42 s of it at 60 s, and was
-#: lost at 75%, ending at 45 s); A* finds
-#: nothing there in a quarter of the limit, while the feature-space search without
-#: packing macros solves levels the one with them misses (XSokoban 35, in about 7 s; see
-#: benchmarks/solver.md); it runs without the heuristic packed-walls test, which loses
-#: levels the plain search solves (XSokoban 35 and 44).
+#: lost at 75%, ending at 45 s); A* finds nothing there in a quarter of the limit, while
+#: the feature-space search without packing macros solves levels the one with them
+#: misses (XSokoban 35, in about 7 s; see benchmarks/solver.md); it runs without the
+#: heuristic packed-walls test, which loses levels the plain search solves (XSokoban 35
+#: and 44).
 FAST_STAGES_BIG: tuple[Stage, ...] = (
     ("fess", 0.01, 0.3, FESS_PROBE, FESS_PROBE, {}),
     ("greedy", 0.07, 0.6, 50_000, 130_000, {}),

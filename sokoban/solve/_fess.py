@@ -287,7 +287,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     cscratch = corral_scratch(n)
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
-    fscratch = walls_scratch(n, nb, ng, False)
+    fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
     tomatch = np.zeros(ng, dtype=np.uint8)
     stamp = 0
     mark = 0
