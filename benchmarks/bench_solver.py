@@ -13,7 +13,9 @@ figures are noisy: compare ratios measured side by side.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -31,23 +33,32 @@ COLLECTIONS = {
     "boxoban-hard": SHARED / "boxoban" / "hard_000.txt",
 }
 
+# Every method in turn, in a fresh process: the seconds each adds (the first pays for the
+# kernels they share: the board's set-up, the deadlock tests, the bounds).
 _WARM = (
-    "import time; t = time.perf_counter(); from sokoban.solve import bench; "
-    "[bench.warm_up(m) for m in ('astar', 'moves', 'bfs', 'greedy', 'wastar', 'fess')]; "
-    "print(time.perf_counter() - t)"
+    "import json, time; from sokoban.solve import METHODS, bench; "
+    "print(json.dumps({m: bench.warm_up(m) for m in METHODS}))"
 )
 
 
-def compile_seconds() -> tuple[float, float]:
-    """Seconds to import and run every method once on a cold numba cache, then warm."""
+def compile_seconds() -> tuple[float, float, float, dict[str, float]]:
+    """Import and run every method once on a cold numba cache, then again warm: (cold wall
+    seconds, cold CPU seconds, warm wall seconds, cold seconds per method)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        times = []
+        runs = []
         for _ in range(2):
+            cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-c", _WARM], env=env, check=True, capture_output=True)
-            times.append(time.perf_counter() - start)
-    return times[0], times[1]
+            done = subprocess.run(
+                [sys.executable, "-c", _WARM], env=env, check=True, capture_output=True, text=True
+            )
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall = time.perf_counter() - start
+            used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+            runs.append((wall, used, json.loads(done.stdout.splitlines()[-1])))
+    (cold, cold_cpu, per_method), (warm, _, _) = runs
+    return cold, cold_cpu, warm, per_method
 
 
 def main() -> None:
@@ -60,11 +71,12 @@ def main() -> None:
     parser.add_argument("--compile", action="store_true", help="measure kernel compile time")
     args = parser.parse_args()
     if args.compile:
-        cold, warm = compile_seconds()
+        cold, cold_cpu, warm, per_method = compile_seconds()
         print(
-            f"first run of all methods in a fresh process: cold cache {cold:.1f} s, "
-            f"warm cache {warm:.1f} s"
+            f"first run of all methods in a fresh process: cold cache {cold:.1f} s "
+            f"({cold_cpu:.1f} CPU s), warm cache {warm:.1f} s"
         )
+        print("cold, in turn: " + ", ".join(f"{m} {s:.1f}" for m, s in per_method.items()))
         return
     from sokoban.cli import main as cli
 

@@ -1,5 +1,5 @@
 """numba options for every kernel of the package (solver, analysis, generator), kept in
-one place: every kernel is decorated with :data:`njit` from here.
+one place: every kernel is decorated with :func:`njit` from here.
 
 Kernels are cached on disk (``cache=True``) so only the first run on a machine pays the
 compilation; ``nogil`` lets threads run searches side by side.
@@ -17,9 +17,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
+from numba.core import types
+from numba.core.registry import CPUDispatcher
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -64,5 +68,45 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     if _dir is not None:
         numba.config.CACHE_DIR = _dir  # type: ignore[attr-defined]  # set by numba at run time
 
-#: Decorator for every kernel of the package.
-njit = numba.njit(cache=True, nogil=True)
+
+def _widened(t: types.Type) -> types.Type:
+    """The type a kernel is compiled for when another kernel passes it ``t``: int64 for
+    every signed integer, literal or not; the plain type for other literals."""
+    t = types.unliteral(t)  # type: ignore[no-untyped-call]  # numba is untyped
+    if isinstance(t, types.Integer) and t.signed:  # type: ignore[attr-defined]
+        return types.int64
+    return t
+
+
+class _Kernel(CPUDispatcher):
+    """A dispatcher that compiles a kernel called from other kernels once for every signed
+    integer type of an argument: int64, to which the caller casts. numba would compile
+    the callee once per type it meets (int16, int32, a literal 0 or -1, a literal bool),
+    each time in full: fess's child kernels three times, the corral sub-search twice,
+    SMA*'s heaps four times; a cold compile of every method took 146 CPU s, 112 with
+    this (issue 13, session 9). Only the typing of calls between kernels changes: calls
+    from Python are typed by their values as before, and a recursive call is matched to
+    the signature being compiled by the same widened types."""
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        args = tuple(_widened(a) for a in args)
+        kws = {name: _widened(a) for name, a in kws.items()}
+        return super().get_call_template(args, kws)
+
+    def fold_argument_types(self, args: Any, kws: Any) -> Any:
+        # What a recursive call is matched by against the signature being compiled.
+        pysig, folded = super().fold_argument_types(args, kws)
+        return pysig, tuple(_widened(a) for a in folded)
+
+
+def _kernel(function: Callable[..., Any], cache: bool) -> Any:
+    kernel = numba.njit(cache=cache, nogil=True)(function)
+    if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
+        kernel.__class__ = _Kernel
+    return kernel
+
+
+def njit(function: Callable[..., Any]) -> Any:
+    """Decorator for every kernel of the package: cached, without the GIL, and a
+    :class:`_Kernel` (compiled once per set of array types when other kernels call it)."""
+    return _kernel(function, cache=True)

@@ -36,7 +36,6 @@ from sokoban.lurd import Solution, Step, replay
 METRICS = ("moves", "pushes")
 
 
-
 class WitnessError(AssertionError):
     """The forward search disagrees with the table: a bug, never bad input."""
 

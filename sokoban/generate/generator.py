@@ -42,7 +42,6 @@ SOLVER_NODES = 2_000_000
 SOLVER_TIME = 60.0
 
 
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class GeneratedLevel:
     """One kept level: the level (title, metadata and optimal solution attached), its

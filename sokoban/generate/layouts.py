@@ -33,7 +33,6 @@ from sokoban.level import Level
 MIN_SIDE = 3
 
 
-
 LayoutMaker = Callable[[int, int, np.random.Generator], np.ndarray]
 
 

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.errors import SokobanError
 from sokoban.level import Level
@@ -292,7 +293,7 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
                     allowed[chosen[i]] = 1
         if kind == BOUND_MATCHING:
             # Children repair this matching instead of solving their own from scratch.
-            rows[:] = nd_boxes[node]
+            copy_into(rows, nd_boxes[node])
             matching(rows, dist, parent_work)
         # The box pushed last goes last, so its children come first out of the LIFO
         # buckets: ties go to pushing the same box on (fewer box changes, deeper dives).
@@ -403,7 +404,7 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
                 h += abs(penalty) * out
                 new = counters[NODES]
                 counters[NODES] += 1
-                nd_boxes[new, :] = child
+                copy_into(nd_boxes[new], child)
                 nd_player[new] = player
                 nd_parent[new] = node
                 nd_g[new] = g2

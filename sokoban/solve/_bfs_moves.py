@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.direction import DIRECTIONS
 from sokoban.level import Level
@@ -129,14 +130,14 @@ def run(board, nodes, scratch, state):
                 moved(boxes, t, u, child)
                 key ^= zbox[t] ^ zbox[u]
             else:
-                child[:] = boxes
+                copy_into(child, boxes)
             state[GENERATED] += 1
             found = _table.find(table, key, child, t, s_hash, s_boxes, s_player)
             if found >= 0:
                 continue
             new = state[COUNT]
             state[COUNT] += 1
-            s_boxes[new, :] = child
+            copy_into(s_boxes[new], child)
             s_player[new] = t
             s_hash[new] = key
             s_parent[new] = node

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -82,7 +83,7 @@ def add_root(side, state, which, boxes, player, key):
         return found
     node = state[3 * which + COUNT]
     state[3 * which + COUNT] += 1
-    s_boxes[node, :] = boxes
+    copy_into(s_boxes[node], boxes)
     s_player[node] = player
     s_hash[node] = key
     s_parent[node] = -1
@@ -144,7 +145,7 @@ def run(board, scratch, children, forward, backward, state, kind):
                 continue
             new = state[3 * which + COUNT]
             state[3 * which + COUNT] += 1
-            s_boxes[new, :] = c_boxes[i]
+            copy_into(s_boxes[new], c_boxes[i])
             s_player[new] = c_player[i]
             s_hash[new] = c_key[i]
             s_parent[new] = node

@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -388,7 +389,7 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
                 allowed[:] = 0
                 for i in range(size):
                     allowed[chosen[i]] = 1
-        rows[:] = nd_boxes[node]
+        copy_into(rows, nd_boxes[node])
         matching(rows, dist, parent_work)
         # The box pushed last goes last: its children come first out of the LIFO buckets.
         j = 0
@@ -715,7 +716,7 @@ def _child(
     counters[NODES] += 1
     weight[new] = w
     cellof[new] = cell
-    store.boxes[new, :] = child
+    copy_into(store.boxes[new], child)
     store.player[new] = player
     store.parent[new] = node
     nd_g[new] = g

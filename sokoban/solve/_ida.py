@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -43,7 +44,7 @@ from sokoban.solve._board import INF
 from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._path import expand
-from sokoban.solve._successors import Engine, is_solved, pushes
+from sokoban.solve._successors import Children, Engine, is_solved, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
 
 #: Kernel result: the iteration is over (``state[NEXT]`` is the next threshold).
@@ -187,7 +188,7 @@ def run(board, scratch, stack, tt, state, kind):
                 return SOLVED
             if steps >= state[STEPS]:
                 return BUDGET
-            children = (c_boxes[d], c_player[d], c_key[d], c_h[d])
+            children = Children(c_boxes[d], c_player[d], c_key[d], c_h[d])
             count = pushes(s_boxes[d], s_player[d], s_key[d], board, scratch, kind, children)
             steps += 1
             state[EXPANDED] += 1
@@ -234,7 +235,7 @@ def run(board, scratch, stack, tt, state, kind):
                 new = state[STORED]
                 state[STORED] += 1
                 t_hash[new] = c_key[d, i]
-                t_boxes[new, :] = c_boxes[d, i]
+                copy_into(t_boxes[new], c_boxes[d, i])
                 t_player[new] = c_player[d, i]
                 t_g[new] = g
                 t_g0[new] = -1
@@ -242,7 +243,7 @@ def run(board, scratch, stack, tt, state, kind):
                 s_row[g] = new
             else:
                 s_row[g] = -1
-            s_boxes[g, :] = c_boxes[d, i]
+            copy_into(s_boxes[g], c_boxes[d, i])
             s_player[g] = c_player[d, i]
             s_key[g] = c_key[d, i]
             c_next[g] = -1

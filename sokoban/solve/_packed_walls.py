@@ -170,7 +170,7 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
         b = boxes[k]
         for i in range(packed, ng):
             reach[k, i] = cache[packed, i, b]
-    return _short(reach, packed, nb, ng, match)
+    return _short(reach, packed, nb, ng, match, wall[:0])
 
 
 @njit
@@ -220,9 +220,10 @@ def goals_short_chain(
 
 
 @njit
-def _short(reach, packed, nb, ng, match, empty=None):
+def _short(reach, packed, nb, ng, match, empty):
     """Whether some goal (positions ``packed``.. of the order, or those with ``empty``
-    set) gets no box of its own by ``reach`` (uint8[nb, g])."""
+    set, uint8[g]; of size 0 for all) gets no box of its own by ``reach``
+    (uint8[nb, g]). The same types from every caller: one compilation."""
     # Kuhn's augmenting paths, breadth first: rows of ``match``: the goal of each box, the
     # box of each goal, the goal a box was reached from, the goals' queue, the boxes seen.
     goal_of, box_of, via, tq, vis = match[0], match[1], match[2], match[3], match[4]
@@ -230,7 +231,7 @@ def _short(reach, packed, nb, ng, match, empty=None):
     box_of[:ng] = -1
     vis[:nb] = -1
     for t in range(max(packed, 0), ng):
-        if empty is not None and not empty[t]:
+        if empty.shape[0] > 0 and not empty[t]:
             continue
         tq[0] = t
         head, tail = 0, 1

@@ -27,6 +27,7 @@ import dataclasses
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve._board import Board
 
@@ -187,7 +188,7 @@ def _retrograde(nbr, goal, goals, starts, origins):
     fifo = np.empty(4 * n, dtype=np.int64)
     sources = np.empty(starts.shape[0] + ng, dtype=np.int32)
     nsources = starts.shape[0]
-    sources[:nsources] = starts
+    copy_into(sources, starts)
     removed = np.empty(ng, dtype=np.int64)
     parent = np.full(ng, -1, dtype=np.int64)
     removable = np.zeros(ng, dtype=np.uint8)

@@ -80,6 +80,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.errors import BudgetTooLargeError
 from sokoban.level import Level
@@ -497,7 +498,7 @@ def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
     else:
         x = state[ST_USED]
         state[ST_USED] += 1
-    nodes.boxes[x, :] = boxes
+    copy_into(nodes.boxes[x], boxes)
     nodes.player[x] = player
     nodes.hash[x] = key
     nodes.g[x] = g

@@ -1,0 +1,69 @@
+"""Kernels called from other kernels compile once for every signed integer type of an
+argument (:class:`sokoban._jit._Kernel`): the duplicate specialisations numba would make
+for int16, int32 and literal arguments cost most of a minute of cold compile."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.core import types
+
+from sokoban import _jit
+
+
+def _twice_py(x):  # type: ignore[no-untyped-def]
+    return x * 2
+
+
+# Not cached, so that the signatures seen are the ones compiled in this process.
+_twice = _jit._kernel(_twice_py, cache=False)
+
+
+def _caller_py(a16, a32, flag):  # type: ignore[no-untyped-def]
+    ints = _twice(a16[0]) + _twice(a32[0]) + _twice(0) + _twice(-1)
+    return ints + _twice(flag) + _twice(True)
+
+
+_caller = _jit._kernel(_caller_py, cache=False)
+
+
+def _countdown_py(n, total):  # type: ignore[no-untyped-def]
+    if n <= 0:
+        return total
+    return _countdown(n - 1, total + np.int16(n))
+
+
+_countdown = _jit._kernel(_countdown_py, cache=False)
+
+
+def _recursion_caller_py(a32):  # type: ignore[no-untyped-def]
+    return _countdown(a32[0], 0)
+
+
+_recursion_caller = _jit._kernel(_recursion_caller_py, cache=False)
+
+
+def test_a_kernel_called_with_int16_int32_and_literals_compiles_once_for_int64() -> None:
+    a16 = np.array([30000], np.int16)  # doubled, overflows an int16: the callee's int64 does not
+    a32 = np.array([5], np.int32)
+    assert _caller(a16, a32, False) == 60000 + 10 + 0 - 2 + 0 + 2
+    # One for the integers, one for the bools (the literal True among them).
+    assert sorted(map(str, _twice.signatures)) == ["(bool,)", "(int64,)"]
+
+
+def test_a_recursive_kernel_called_with_narrow_integers_still_compiles() -> None:
+    assert _recursion_caller(np.array([4], np.int32)) == 10
+    assert _countdown.signatures == [(types.int64, types.int64)]
+
+
+def test_calls_from_python_are_typed_by_their_values() -> None:
+    assert _twice(np.float64(1.5)) == 3.0
+    assert (types.float64,) in _twice.signatures
+
+
+def test_the_widened_types() -> None:
+    assert _jit._widened(types.IntegerLiteral(0)) == types.int64
+    assert _jit._widened(types.int16) == types.int64
+    assert _jit._widened(types.uint64) == types.uint64  # hashes stay unsigned
+    assert _jit._widened(types.BooleanLiteral(False)) == types.boolean
+    assert _jit._widened(types.boolean) == types.boolean
+    assert _jit._widened(types.float32) == types.float32
