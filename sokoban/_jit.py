@@ -100,6 +100,8 @@ class _Kernel(CPUDispatcher):
 
 
 def _kernel(function: Callable[..., Any], cache: bool) -> Any:
+    """``function`` as a :class:`_Kernel` (``cache``: on disk; the tests build kernels
+    without, to see what one process compiles)."""
     kernel = numba.njit(cache=cache, nogil=True)(function)
     if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
         kernel.__class__ = _Kernel
