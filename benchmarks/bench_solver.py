@@ -36,7 +36,7 @@ COLLECTIONS = {
 # Every method in turn, in a fresh process: the seconds each adds (the first pays for the
 # kernels they share: the board's set-up, the deadlock tests, the bounds).
 _WARM = (
-    "import json, time; from sokoban.solve import METHODS, bench; "
+    "import json; from sokoban.solve import METHODS, bench; "
     "print(json.dumps({m: bench.warm_up(m) for m in METHODS}))"
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve._board import INF
 from sokoban.solve.types import Option
@@ -101,11 +102,8 @@ def rematch(boxes, k, dist, parent, work):
     :func:`matching`) with one augmenting path: O(b^2) instead of O(b^3). ``work`` receives
     the child's solution."""
     m = boxes.shape[0]
-    # Element by element: a slice assignment of 2-d arrays compiles numba's shape-mismatch
-    # message, a string formatter that cost 6 s of compile on a cold cache.
-    for r in range(3):
-        for j in range(m + 1):
-            work[r, j] = parent[r, j]
+    for r in range(3):  # not work[:3] = parent[:3]: see copy_into
+        copy_into(work[r], parent[r])
     u, v, p, way, minv, used = work[0], work[1], work[2], work[3], work[4], work[5]
     row = k + 1
     for j in range(1, m + 1):
