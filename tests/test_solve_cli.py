@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from sokoban.cli import main
+from sokoban.errors import SokobanError
 
 LEVELS = """; three small levels
 
@@ -196,3 +197,31 @@ def test_bench_worker_loads_the_kernels_before_its_first_timed_level(
     rows = [bench.run_task(task) for _ in range(2)]
     assert loads == [("greedy", {"tunnels": False})]
     assert [row.status for row in rows] == ["solved", "solved"]
+
+
+def test_compile_loads_the_methods_and_their_stages_in_groups() -> None:
+    # fast runs fess and A*: their groups are loaded (by workers here) before fast itself.
+    from sokoban.solve import METHODS, bench
+
+    seconds = bench.warm_up_all(["fast", "greedy"], workers=2)
+    assert set(seconds) == {"fess", "astar", "greedy", "fast"}
+    assert list(seconds)[-1] == "fast"
+    assert all(value >= 0 for value in seconds.values())
+    # Every method is in at most one group, and every group names real methods.
+    grouped = [m for group in bench.COMPILE_GROUPS for m in group]
+    assert len(grouped) == len(set(grouped)) and set(grouped) <= set(METHODS)
+    assert set(METHODS) - set(grouped) == set(bench._STAGES)
+    with pytest.raises(SokobanError, match="'nope'"):
+        bench.warm_up_all(["nope"], workers=0)
+
+
+def test_compile_command(tmp_path: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(main, ["compile", "-m", "greedy", "-m", "ida", "-w", "0", "--json"])
+    assert done.exit_code == 0, done.output
+    record = json.loads(done.stdout)
+    assert set(record["methods"]) == {"greedy", "ida"} and record["seconds"] >= 0
+    done = runner.invoke(main, ["compile", "-m", "greedy", "-w", "0"])
+    assert done.exit_code == 0 and done.stdout.startswith("kernels ready in ") and "greedy" in done.stdout
+    done = runner.invoke(main, ["compile", "-m", "nope"])
+    assert done.exit_code == 2 and "'nope' is not a method" in done.output

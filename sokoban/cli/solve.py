@@ -146,6 +146,43 @@ def methods_command(as_json: bool) -> None:
     print_table(console(), table)
 
 
+@main.command("compile")
+@click.option(
+    "--method",
+    "-m",
+    "methods",
+    multiple=True,
+    help="A method whose kernels to compile (repeatable) [every method].",
+)
+@workers_option("Processes compiling side by side [all cores]; 0 or 1 compiles in this one.")
+@json_option
+def compile_command(methods: tuple[str, ...], workers: int | None, as_json: bool) -> None:
+    """Compile the solver's kernels now, on every core, instead of at first use.
+
+    numba compiles the kernels a method runs the first time it runs on a machine (tens
+    of seconds for every method, one core) and keeps them in its on-disk cache; this
+    fills the cache ahead, several methods side by side. On a warm cache it only loads
+    them (about a second)."""
+    import time
+
+    from sokoban.solve import bench
+
+    for method in methods:
+        _check_method(method)
+    err = console(stderr=True)
+    start = time.perf_counter()
+    with err.status("compiling the kernels"):
+        seconds = bench.warm_up_all(methods or None, workers)
+    wall = time.perf_counter() - start
+    if as_json:
+        echo_json(
+            {"seconds": round(wall, 3), "methods": {m: round(t, 3) for m, t in seconds.items()}}
+        )
+        return
+    split = ", ".join(f"{m} {t:.1f}" for m, t in seconds.items())
+    click.echo(f"kernels ready in {wall:.1f} s (each method's seconds: {split})")
+
+
 def _solve_task(item: tuple[int, str, str, Any, tuple[tuple[str, Any], ...]]) -> Any:
     """Solve one level in a worker: ``(index, xsb, method, limits, options)`` -> its result."""
     from sokoban.level import Level

@@ -2,7 +2,10 @@
 
 Used by ``sokoban bench`` and ``benchmarks/bench_solver.py``. Levels run in parallel on
 local processes (:mod:`sokoban.batch`); each row is checked against a table of known
-push optima (``optimal.csv`` beside the collections) when there is one.
+push optima (``optimal.csv`` beside the collections) when there is one. Before any level
+is timed the method's kernels are loaded (:func:`warm_up`; on a cold numba cache,
+compiled); :func:`warm_up_all` compiles many methods' kernels on several processes
+(``sokoban compile``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.solve import Limits, solve
 
@@ -130,6 +134,19 @@ def check_known(row: Row, optima: dict[tuple[str, int], int]) -> Row:
 _LOADED: set[str] = set()
 #: Methods that call others' kernels beyond the one that solves a tiny level.
 _STAGES = {"fast": ("fess", "astar")}
+#: Methods that share their search kernel, heaviest first by cold compile seconds in a
+#: process of its own (the board's set-up and deadlock tests included, which every
+#: process compiles once): fess 21, the best-first family 16, SMA* 7, the rest 1-3.
+#: :func:`warm_up_all` gives each group to one process, so no search kernel is compiled
+#: twice; a method in no group (``fast``, which runs fess and A*) loads them last.
+COMPILE_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("fess",),
+    ("astar", "moves", "bfs", "greedy", "wastar"),
+    ("sma",),
+    ("bidirectional",),
+    ("ida",),
+    ("bfs-moves",),
+)
 
 
 def warm_up(method: str, **options: Any) -> float:
@@ -143,6 +160,53 @@ def warm_up(method: str, **options: Any) -> float:
         solve(tiny, stage)
     _LOADED.add(method)
     return time.perf_counter() - start
+
+
+def _warm_group(methods: tuple[str, ...]) -> dict[str, float]:
+    """Load (compile) a group of methods' kernels in a worker: seconds per method."""
+    return {method: warm_up(method) for method in methods}
+
+
+def warm_up_all(
+    methods: Iterable[str] | None = None, workers: int | None = None
+) -> dict[str, float]:
+    """Load, and on a cold numba cache compile, the kernels of ``methods`` (default: every
+    method) on ``workers`` local processes (default: one per core; 0 or 1: in this process
+    only): the seconds each method took in the process that loaded it (the stages of
+    ``fast`` among them).
+
+    numba compiles in one thread per process, so on a cold cache processes side by side
+    finish sooner: each takes the heaviest group of :data:`COMPILE_GROUPS` left and writes
+    what it compiled to the shared on-disk cache. Then this process loads the methods in
+    no group (``fast``) from that cache, and the methods run later by any process on the
+    machine find their kernels compiled."""
+    from sokoban import batch
+    from sokoban.solve import METHODS
+
+    wanted = list(METHODS) if methods is None else list(dict.fromkeys(methods))
+    for method in wanted:
+        if method not in METHODS:
+            raise SokobanError(
+                f"unknown method {method!r}; choose from {', '.join(sorted(METHODS))}"
+            )
+    # The groups holding a wanted method or a stage of one, heaviest first.
+    needed = set(wanted) | {stage for method in wanted for stage in _STAGES.get(method, ())}
+    groups = [g for g in COMPILE_GROUPS if needed & set(g)]
+    grouped = {method for g in groups for method in g}
+    groups = [tuple(m for m in g if m in needed) for g in groups]
+    count = batch.default_workers() if workers is None else workers
+    seconds: dict[str, float] = {}
+    if count <= 1 or len(groups) <= 1:
+        for group in groups:
+            seconds.update(_warm_group(group))
+    else:
+        count = min(count, len(groups))
+        for _, done in batch.run(_warm_group, groups, workers=count, in_flight=count):
+            seconds.update(done)
+    for method in wanted:
+        if method not in grouped:
+            seconds[method] = warm_up(method)
+    return seconds
 
 
 def summarise(rows: Iterable[Row]) -> list[Summary]:
