@@ -222,6 +222,10 @@ def test_compile_command(tmp_path: Path) -> None:
     record = json.loads(done.stdout)
     assert set(record["methods"]) == {"greedy", "ida"} and record["seconds"] >= 0
     done = runner.invoke(main, ["compile", "-m", "greedy", "-w", "0"])
-    assert done.exit_code == 0 and done.stdout.startswith("kernels ready in ") and "greedy" in done.stdout
+    assert (
+        done.exit_code == 0
+        and done.stdout.startswith("kernels ready in ")
+        and "greedy" in done.stdout
+    )
     done = runner.invoke(main, ["compile", "-m", "nope"])
     assert done.exit_code == 2 and "'nope' is not a method" in done.output
