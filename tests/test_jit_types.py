@@ -67,3 +67,33 @@ def test_the_widened_types() -> None:
     assert _jit._widened(types.BooleanLiteral(False)) == types.boolean
     assert _jit._widened(types.boolean) == types.boolean
     assert _jit._widened(types.float32) == types.float32
+
+
+def _kernels() -> list[object]:
+    """Every kernel of the package's solver modules (imported by the solver)."""
+    import sys
+
+    import sokoban.solve  # noqa: F401  # imports every engine
+
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name.startswith("sokoban.") and module is not None:
+            found += [v for v in vars(module).values() if isinstance(v, _jit._Kernel)]
+    return list({id(k): k for k in found}.values())
+
+
+def test_the_warm_up_loads_every_kernel_a_solve_needs() -> None:
+    # What bench.warm_up (sokoban compile, bench, the web pool) leaves out is compiled at
+    # first use instead, in the middle of a timed level (XSokoban 2 paid for three kernels:
+    # fess's carry round a corner, its order without the packed-walls test, the rebuild of
+    # a growing table).
+    from sokoban.solve import Limits, bench, solve
+    from tests.public import public_levels
+
+    level = public_levels().level("xsokoban.xsb", 2)
+    bench.warm_up("fast")
+    before = {id(k): len(k.overloads) for k in _kernels()}  # type: ignore[attr-defined]
+    result = solve(level, "fast", Limits(nodes=30_000))
+    after = {id(k): (k, len(k.overloads)) for k in _kernels()}  # type: ignore[attr-defined]
+    late = [k.py_func.__qualname__ for i, (k, n) in after.items() if n > before.get(i, 0)]
+    assert result.solved and late == []
