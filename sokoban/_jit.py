@@ -21,6 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: one process at a time writes the cache there
+    fcntl = None  # type: ignore[assignment]
+
 import numba
 from numba.core import types
 from numba.core.registry import CPUDispatcher
@@ -99,12 +104,34 @@ class _Kernel(CPUDispatcher):
         return pysig, tuple(_widened(a) for a in folded)
 
 
+def _locked_save(save: Callable[[Any, Any], None], lock: str) -> Callable[[Any, Any], None]:
+    """numba's ``IndexDataCacheFile.save`` made atomic across processes. It reads the
+    kernel's index, picks the first free data-file number for a new signature, writes the
+    index, then the data: two processes compiling one kernel for different signatures at
+    once (``sokoban compile``'s workers, the web pool's) could both pick number 1, and
+    the index would then name the other signature's machine code, a crash when loaded."""
+
+    def locked(key: Any, data: Any) -> None:
+        with open(lock, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                save(key, data)
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    return locked
+
+
 def _kernel(function: Callable[..., Any], cache: bool) -> Any:
     """``function`` as a :class:`_Kernel` (``cache``: on disk; the tests build kernels
     without, to see what one process compiles)."""
     kernel = numba.njit(cache=cache, nogil=True)(function)
     if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
         kernel.__class__ = _Kernel
+        files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+        if cache and fcntl is not None and files is not None:
+            lock = os.path.join(files._cache_path, ".sokoban-cache.lock")
+            files.save = _locked_save(files.save, lock)
     return kernel
 
 

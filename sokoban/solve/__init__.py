@@ -50,6 +50,7 @@ from sokoban.solve.types import (
     SolveResult,
     Status,
     check_options,
+    method_named,
     parse_option,
     register,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "SearchStats",
     "SolveResult",
     "Status",
+    "method_named",
     "parse_option",
     "register",
     "solve",
@@ -87,9 +89,7 @@ def solve(
     solution has been replayed and ends solved; a solution that fails that is a bug and
     raises :class:`RuntimeError`.
     """
-    spec = METHODS.get(method)
-    if spec is None:
-        raise SokobanError(f"unknown method {method!r}; choose from {', '.join(sorted(METHODS))}")
+    spec = method_named(method)
     checked = check_options(spec, options)
     limits = limits or Limits()
     problems = level.problems()

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.solve import Limits, solve
 
@@ -165,12 +164,10 @@ def warm_up(method: str, **options: Any) -> float:
     """Seconds to load (or on a cold cache compile) the kernels ``method`` uses."""
     start = time.perf_counter()
     level = Level.from_xsb(WARM_LEVEL)
-    solve(level, method, **options)
-    for stage in (method, *_STAGES.get(method, ())):
-        if stage != method:
-            solve(level, stage)
-        for extra in _WARM_OPTIONS.get(stage, ()):
-            solve(level, stage, **(options | extra if stage == method else extra))
+    for name, given in [(method, options), *((stage, {}) for stage in _STAGES.get(method, ()))]:
+        solve(level, name, **given)
+        for extra in _WARM_OPTIONS.get(name, ()):
+            solve(level, name, **(given | extra))
     _warm_growth(method)
     _LOADED.add(method)
     return time.perf_counter() - start
@@ -207,19 +204,15 @@ def warm_up_all(
     no group (``fast``) from that cache, and the methods run later by any process on the
     machine find their kernels compiled."""
     from sokoban import batch
-    from sokoban.solve import METHODS
+    from sokoban.solve import METHODS, method_named
 
     wanted = list(METHODS) if methods is None else list(dict.fromkeys(methods))
     for method in wanted:
-        if method not in METHODS:
-            raise SokobanError(
-                f"unknown method {method!r}; choose from {', '.join(sorted(METHODS))}"
-            )
-    # The groups holding a wanted method or a stage of one, heaviest first.
+        method_named(method)
+    # The wanted methods and their stages, by group, heaviest group first.
     needed = set(wanted) | {stage for method in wanted for stage in _STAGES.get(method, ())}
-    groups = [g for g in COMPILE_GROUPS if needed & set(g)]
-    grouped = {method for g in groups for method in g}
-    groups = [tuple(m for m in g if m in needed) for g in groups]
+    groups = [tuple(m for m in g if m in needed) for g in COMPILE_GROUPS]
+    groups = [g for g in groups if g]
     count = batch.default_workers() if workers is None else workers
     seconds: dict[str, float] = {}
     if count <= 1 or len(groups) <= 1:
@@ -230,7 +223,7 @@ def warm_up_all(
         for _, done in batch.run(_warm_group, groups, workers=count, in_flight=count):
             seconds.update(done)
     for method in wanted:
-        if method not in grouped:
+        if method not in seconds:  # in no group: its kernels are in the cache now
             seconds[method] = warm_up(method)
     return seconds
 

@@ -248,6 +248,15 @@ class Method:
 METHODS: dict[str, Method] = {}
 
 
+def method_named(name: str) -> Method:
+    """The method of :data:`METHODS` called ``name``; a :class:`SokobanError` naming the
+    methods there are when there is none."""
+    spec = METHODS.get(name)
+    if spec is None:
+        raise SokobanError(f"unknown method {name!r}; choose from {', '.join(sorted(METHODS))}")
+    return spec
+
+
 def register(
     name: str,
     description: str,
