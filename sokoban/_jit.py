@@ -122,10 +122,11 @@ def _locked_save(save: Callable[[Any, Any], None], lock: str) -> Callable[[Any, 
     return locked
 
 
-def _kernel(function: Callable[..., Any], cache: bool) -> Any:
+def _kernel(function: Callable[..., Any], cache: bool, allocates: bool = False) -> Any:
     """``function`` as a :class:`_Kernel` (``cache``: on disk; the tests build kernels
-    without, to see what one process compiles)."""
-    kernel = numba.njit(cache=cache, nogil=True)(function)
+    without, to see what one process compiles; ``allocates``: with numba's reference-
+    counted memory, see :func:`njit`)."""
+    kernel = numba.njit(cache=cache, nogil=True, _nrt=allocates)(function)
     if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
         kernel.__class__ = _Kernel
         files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
@@ -135,7 +136,19 @@ def _kernel(function: Callable[..., Any], cache: bool) -> Any:
     return kernel
 
 
-def njit(function: Callable[..., Any]) -> Any:
+def njit(function: Callable[..., Any] | None = None, *, allocates: bool = False) -> Any:
     """Decorator for every kernel of the package: cached, without the GIL, and a
-    :class:`_Kernel` (compiled once per set of array types when other kernels call it)."""
-    return _kernel(function, cache=True)
+    :class:`_Kernel` (compiled once per set of array types when other kernels call it).
+
+    A kernel works on the arrays its caller gives it, without numba's runtime (NRT):
+    with it, numba counts references to every array a kernel takes, views and arrays
+    in named tuples included, by atomic increments and decrements at each call, and
+    the search kernels call small kernels for every child (fess's child kernels take
+    about 40 arrays): a fifth of fess's time on XSokoban 42 went to those counts
+    (benchmarks/solver.md, session 11). numba then refuses, at compile time, a kernel
+    that allocates an array or returns one it did not take. ``@njit(allocates=True)``
+    keeps the runtime, for the kernels that allocate (a search's scratch, its tables).
+    """
+    if function is None:
+        return lambda f: _kernel(f, cache=True, allocates=allocates)
+    return _kernel(function, cache=True, allocates=allocates)

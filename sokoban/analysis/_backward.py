@@ -24,7 +24,7 @@ FAR = 32767
 UNSOLVABLE = 1 << 28
 
 
-@njit
+@njit(allocates=True)
 def compact(floor, width, height):
     """Number the floor cells of a ``width`` x ``height`` grid.
 
@@ -58,7 +58,7 @@ def compact(floor, width, height):
     return cells, nbr
 
 
-@njit
+@njit(allocates=True)
 def components(nbr):
     """Label the connected parts of the floor: int32 (N,), labels from 0."""
     n = nbr.shape[0]

@@ -56,7 +56,7 @@ def is_canonical(combo, perms, image):
     return True
 
 
-@njit
+@njit(allocates=True)
 def analyse_chunk(width, height, first, count, perms, top, stats, winners, hist):
     """Analyse the canonical layouts among ``count`` combinations from ``first`` on.
 

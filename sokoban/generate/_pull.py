@@ -48,7 +48,7 @@ def _difference(before, after):
     return left, went
 
 
-@njit
+@njit(allocates=True)
 def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-untyped-def]
     """Breadth-first pull search from the start states.
 
@@ -139,7 +139,7 @@ def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-u
     return store, depth[:count], changes[:count], last[:count], complete
 
 
-@njit
+@njit(allocates=True)
 def _grown(a, size):
     """``a`` (1-D or 2-D) copied into the first rows of an array of ``size`` rows."""
     out = np.empty((size,) + a.shape[1:], dtype=a.dtype)
@@ -147,7 +147,7 @@ def _grown(a, size):
     return out
 
 
-@njit
+@njit(allocates=True)
 def pull_walk(  # type: ignore[no-untyped-def]
     nbr: np.ndarray, xy: np.ndarray, start: np.ndarray, goals: np.ndarray, uniforms: np.ndarray
 ):

@@ -154,7 +154,7 @@ def tie(kind, h, g, m, width):
     return 0
 
 
-@njit
+@njit(allocates=True)
 def expand_loop(board, learned, plan, store, table, queue, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the

@@ -77,7 +77,7 @@ def estimate_states(n: int, live: int, nboxes: int) -> int:
     return comb(live, nboxes) * max(n - nboxes, 1)
 
 
-@njit
+@njit(allocates=True)
 def run(board, nodes, scratch, state):
     """Expand up to ``state[STEPS]`` nodes; returns :data:`SOLVED` (goal node
     ``state[GOAL]``), :data:`EXHAUSTED`, :data:`BUDGET` or :data:`FULL` (room for four more

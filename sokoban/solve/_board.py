@@ -108,7 +108,7 @@ def _inside(index: np.ndarray, cells: frozenset[int]) -> np.ndarray:
     return np.sort(floor[floor >= 0])
 
 
-@njit
+@njit(allocates=True)
 def side_components(nbr):
     """Which sides of each cell the player can walk between with a box on the cell.
 
@@ -153,7 +153,7 @@ def side_components(nbr):
     return sides
 
 
-@njit
+@njit(allocates=True)
 def push_distances(nbr, goals, sides):
     """Fewest pushes from every floor cell to every goal for a lone box, the player on
     the best side to start with: a breadth-first search of pulls over (box cell, player

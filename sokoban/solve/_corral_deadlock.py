@@ -136,14 +136,15 @@ def no_learned() -> Learned:
     return new_learned(0, learn=False, memo=0)
 
 
-@njit
+@njit(allocates=True)
 def new_scratch(n):
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
     int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, MAX_FENCE], splayer
     int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET] (all -1 between sub-searches),
     marks int64[2], swalk int32[n] (walk lengths, unused), sslot int32[MAX_BUDGET + 1]
-    (the slots of ``stable`` a sub-search used)."""
+    (the slots of ``stable`` a sub-search used), fence and child int16[MAX_FENCE] (a
+    fence's boxes; a sub-search's child)."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -159,6 +160,8 @@ def new_scratch(n):
         np.zeros(2, np.int64),
         np.zeros(n, np.int32),
         np.zeros(MAX_BUDGET + 1, np.int32),
+        np.zeros(MAX_FENCE, np.int16),
+        np.zeros(MAX_FENCE, np.int16),
     )
 
 
@@ -208,7 +211,7 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     nbr, goal, dead, zbox, zplayer = board.nbr, board.goal, board.dead, board.zbox, board.zplayer
     live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
-    states, splayer, stable_all, marks, swalk, sslot = scratch[8:]
+    states, splayer, stable_all, marks, swalk, sslot = scratch[8:14]
     solved = True
     for i in range(k):
         if not goal[start[i]]:
@@ -218,7 +221,7 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     stable = stable_all[: 4 * budget]
     key = _key(start, k, player, zbox, zplayer)
     count = _store(states, splayer, stable, sslot, 0, start, k, player, key)
-    child = np.empty(MAX_FENCE, np.int16)
+    child = scratch[15]
     head = 0
     verdict = DEAD
     while head < count and verdict == DEAD:
@@ -385,7 +388,7 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
     marks, swalk = scratch[11], scratch[12]
     nb = boxes.shape[0]
-    fence = np.empty(MAX_FENCE, np.int16)
+    fence = scratch[14]
     msize = mkeys.shape[0]
     first = marks[0] + 1  # corrals flooded in this call have ids from here on
     for k in range(nb):

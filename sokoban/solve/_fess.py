@@ -223,7 +223,7 @@ def _improves(cell, before, conn_cap, oop_cap):
     return packed > packed0 or conn < conn0 or oop < oop0
 
 
-@njit
+@njit(allocates=True)
 def fess_loop(board, learned, plan, store, table, cells, extra, counters, params):
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,

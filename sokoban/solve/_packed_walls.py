@@ -27,7 +27,7 @@ from sokoban._jit import njit
 from sokoban.solve._packing import packed_count
 
 
-@njit
+@njit(allocates=True)
 def must_precede(nbr, order, starts):
     """uint8[g, g]: 1 at [i, j] when goal ``order[j]`` must be filled before goal
     ``order[i]``: with boxes on goal i and on the goals the plan fills before j, no box
@@ -101,7 +101,7 @@ def _pull_flood(goal, nbr, wall, start, seen, mark, queue):
     return False
 
 
-@njit
+@njit(allocates=True)
 def new_scratch(n, nboxes, ngoals, cached=True):
     """Scratch of :func:`goals_short`: per filled prefix of the order and goal, the cells a
     lone box reaches the goal from uint8[g + 1, g, n] (filled on first use, as marked in

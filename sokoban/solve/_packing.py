@@ -163,7 +163,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     return result
 
 
-@njit
+@njit(allocates=True)
 def _retrograde(nbr, goal, goals, starts, origins):
     """Remove the goal boxes one by one (see the module docstring).
 

@@ -101,7 +101,7 @@ def _visit(a, b, start, live, nbr, table, seen, mark, region, states, count):
     return count + 1
 
 
-@njit
+@njit(allocates=True)
 def build(nbr, goals, live, cells):
     """Fill the table by pulls from every position with both boxes on distinct goals.
 
@@ -149,7 +149,7 @@ def build(nbr, goals, live, cells):
     return table
 
 
-@njit
+@njit(allocates=True)
 def partner_lists(table, cells, n):
     """For each live cell, the floor cells of the live cells it makes a deadlock with for
     some player cell: returns starts int32[m + 1] and partners int32[k] (see the module).

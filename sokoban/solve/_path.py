@@ -54,7 +54,7 @@ def expand(board: Board, path: Sequence[tuple[np.ndarray, int]]) -> Solution:
 _CODES: tuple[Step, ...] = tuple((d, push) for push in (False, True) for d in DIRECTIONS)
 
 
-@njit
+@njit(allocates=True)
 def lines(nbr, boxes, ends, state, player, out):
     """Expand a path from ``state`` on, the player on ``player``, while each step moves
     its box along a straight line: the shortest walk behind the box, then the pushes.
@@ -179,7 +179,7 @@ def _walk(start, goal, occ, nbr, seen, mark, came, queue, out, count):
     return -1
 
 
-@njit
+@njit(allocates=True)
 def carried(nbr, boxes, frm, to, player, end):
     """The fewest pushes (each after a shortest walk) carrying the box on ``frm`` to
     ``to`` around the other ``boxes`` (int32[b], ``frm`` among them), the player starting
@@ -227,7 +227,7 @@ def carried(nbr, boxes, frm, to, player, end):
     return np.empty(0, np.int8)
 
 
-@njit
+@njit(allocates=True)
 def _carry_steps(nbr, occ, came, state, player, seen, mark, queue):
     """The steps of the pushes that end with ``state`` (its box pushed away from the
     player's side) back to a start of ``came`` (see :func:`carried`), each after a

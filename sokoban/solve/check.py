@@ -143,7 +143,7 @@ def check(level: Level) -> Verdict:
     return Verdict(False)
 
 
-@njit
+@njit(allocates=True)
 def _frozen_off_goal(boxes, occ, nbr, goal, dead, stack):  # type: ignore[no-untyped-def]
     """uint8[b]: 1 for each box of a frozen group with a box off its goal.
 
