@@ -169,46 +169,8 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[11], slots :data:`P_BOUND` ...
     """
-    nbr, goal, dead, dist, zbox, zplayer = (
-        board.nbr,
-        board.goal,
-        board.dead,
-        board.dist,
-        board.zbox,
-        board.zplayer,
-    )
-    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
-    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
-        store.boxes,
-        store.player,
-        store.parent,
-        store.g,
-        store.h,
-    )
-    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
-    nd_moves, nd_stand = store.moves, store.stand
-    n = nbr.shape[0]
-    nb = nd_boxes.shape[1]
-    kind = params[P_BOUND]
-    wg = params[P_WG]
-    wh = params[P_WH]
-    exact = params[P_EXACT] != 0
-    budget = params[P_BUDGET]
-    tiebreak = params[P_TIEBREAK]
-    width = queue.heads.shape[0] // queue.sizes.shape[0]
-    reopen = wh <= wg
-    max_edge = params[P_MAX_EDGE]
-    hmax = params[P_HMAX]
-    corrals = params[P_CORRAL] != 0
-    tunnels = params[P_TUNNEL] != 0
-    penalty = params[P_PLAN]
-    plan_order, plan_parent = plan
-    ok = np.ones(plan_order.shape[0], dtype=np.uint8)
-    cap = nd_boxes.shape[0]
-    qcap = queue.node.shape[0]
-    keys = queue.sizes.shape[0]
-    qstate = queue.state
-
+    n = board.nbr.shape[0]
+    nb = store.boxes.shape[1]
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
     walk = np.zeros(n, dtype=np.int32)
@@ -228,6 +190,106 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
     allowed = np.ones(nb, dtype=np.uint8)
     order = np.empty(nb, dtype=np.int32)
     cscratch = corral_scratch(n)
+    ok = np.ones(plan[0].shape[0], dtype=np.uint8)
+    return _expand_steps(
+        board,
+        learned,
+        plan,
+        store,
+        table,
+        queue,
+        counters,
+        params,
+        (
+            occ,
+            seen,
+            walk,
+            fifo,
+            seen2,
+            walk2,
+            fifo2,
+            stack,
+            child,
+            work,
+            parent_work,
+            rows,
+            comp,
+            fence_mark,
+            fence,
+            chosen,
+            allowed,
+            order,
+            cscratch,
+            ok,
+        ),
+    )
+
+
+@njit
+def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch):
+    """The body of :func:`expand_loop`, its work arrays in ``scratch`` (fresh for each
+    call): without numba's runtime, so that the many arrays it hands to the kernels it
+    calls per child are not reference-counted."""
+    nbr, goal, dead, dist, zbox, zplayer = (
+        board.nbr,
+        board.goal,
+        board.dead,
+        board.dist,
+        board.zbox,
+        board.zplayer,
+    )
+    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
+    nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
+        store.boxes,
+        store.player,
+        store.parent,
+        store.g,
+        store.h,
+    )
+    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
+    nd_moves, nd_stand = store.moves, store.stand
+    nb = nd_boxes.shape[1]
+    kind = params[P_BOUND]
+    wg = params[P_WG]
+    wh = params[P_WH]
+    exact = params[P_EXACT] != 0
+    budget = params[P_BUDGET]
+    tiebreak = params[P_TIEBREAK]
+    width = queue.heads.shape[0] // queue.sizes.shape[0]
+    reopen = wh <= wg
+    max_edge = params[P_MAX_EDGE]
+    hmax = params[P_HMAX]
+    corrals = params[P_CORRAL] != 0
+    tunnels = params[P_TUNNEL] != 0
+    penalty = params[P_PLAN]
+    plan_order, plan_parent = plan
+    cap = nd_boxes.shape[0]
+    qcap = queue.node.shape[0]
+    keys = queue.sizes.shape[0]
+    qstate = queue.state
+
+    (
+        occ,
+        seen,
+        walk,
+        fifo,
+        seen2,
+        walk2,
+        fifo2,
+        stack,
+        child,
+        work,
+        parent_work,
+        rows,
+        comp,
+        fence_mark,
+        fence,
+        chosen,
+        allowed,
+        order,
+        cscratch,
+        ok,
+    ) = scratch
     mark = 0
     mark2 = 0
     steps = 0

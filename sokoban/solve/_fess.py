@@ -240,27 +240,11 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[12],
     slots :data:`P_BUDGET` ... :data:`P_FROZEN`.
     """
-    nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
-    nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
-    zplayer = board.zplayer
-    order, parent, rowof, before = plan
-    nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
-    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
-    n = nbr.shape[0]
-    nb = nd_boxes.shape[1]
-    ng = order.shape[0]
-    budget = params[P_BUDGET]
-    corrals = params[P_CORRAL] != 0
-    conn_cap = params[P_CONN]
-    oop_cap = params[P_OOP]
-    cap = nd_boxes.shape[0]
-    keykind = params[P_KEY]
-    tunnels = params[P_TUNNEL] != 0
-    macros = params[P_MACRO] > 0
-    carry_states = params[P_CARRY]
+    n = board.nbr.shape[0]
+    nb = store.boxes.shape[1]
+    ng = plan[0].shape[0]
     packed_walls = params[P_WALLS]
     frozen_goals = params[P_FROZEN] != 0
-
     occ = np.full(n, -1, dtype=np.int32)
     seen = np.zeros(n, dtype=np.int32)
     walk = np.zeros(n, dtype=np.int32)
@@ -290,6 +274,105 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     wall = np.zeros(n, dtype=np.uint8)
     fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
     tomatch = np.zeros(ng, dtype=np.uint8)
+    return _fess_steps(
+        board,
+        learned,
+        plan,
+        store,
+        table,
+        cells,
+        extra,
+        counters,
+        params,
+        (
+            occ,
+            seen,
+            walk,
+            fifo,
+            seen2,
+            walk2,
+            fifo2,
+            seen3,
+            stack,
+            child,
+            work,
+            parent_work,
+            rows,
+            comp,
+            fence_mark,
+            fence,
+            chosen,
+            allowed,
+            ok,
+            order_k,
+            cq,
+            visit,
+            targets,
+            picks,
+            cscratch,
+            wscratch,
+            wall,
+            fscratch,
+            tomatch,
+        ),
+    )
+
+
+@njit
+def _fess_steps(board, learned, plan, store, table, cells, extra, counters, params, scratch):
+    """The body of :func:`fess_loop`, its work arrays in ``scratch`` (fresh for each call):
+    without numba's runtime, so that the many arrays it hands to the kernels it calls
+    per child are not reference-counted."""
+    nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
+    nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
+    zplayer = board.zplayer
+    order, parent, rowof, before = plan
+    nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
+    nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
+    nb = nd_boxes.shape[1]
+    budget = params[P_BUDGET]
+    corrals = params[P_CORRAL] != 0
+    conn_cap = params[P_CONN]
+    oop_cap = params[P_OOP]
+    cap = nd_boxes.shape[0]
+    keykind = params[P_KEY]
+    tunnels = params[P_TUNNEL] != 0
+    macros = params[P_MACRO] > 0
+    carry_states = params[P_CARRY]
+    packed_walls = params[P_WALLS]
+    frozen_goals = params[P_FROZEN] != 0
+
+    (
+        occ,
+        seen,
+        walk,
+        fifo,
+        seen2,
+        walk2,
+        fifo2,
+        seen3,
+        stack,
+        child,
+        work,
+        parent_work,
+        rows,
+        comp,
+        fence_mark,
+        fence,
+        chosen,
+        allowed,
+        ok,
+        order_k,
+        cq,
+        visit,
+        targets,
+        picks,
+        cscratch,
+        wscratch,
+        wall,
+        fscratch,
+        tomatch,
+    ) = scratch
     stamp = 0
     mark = 0
     mark2 = 0
