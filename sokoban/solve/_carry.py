@@ -90,3 +90,40 @@ def carry(
                         f = g
     occ[box] = k
     return result, stand, mark
+
+
+@njit
+def pull_reaches(box, target, occ, nbr, dead, seen, mark, queue):
+    """Whether the box on ``box`` could be pushed to ``target`` if the player could stand
+    anywhere free: a pull flood back from ``target`` around the other boxes (``occ >=
+    0``), through live cells, meets ``box``. A carry this fails cannot succeed, and the
+    flood (one pass over the floor at most) spares the carry's search its player flood
+    per state: most carries a node tries fail. ``seen``, ``queue``: int32[n], the flood
+    taking mark ``mark + 1``; returns (reached, the mark used)."""
+    k = occ[box]
+    occ[box] = -1
+    mark += 1
+    seen[target] = mark
+    queue[0] = target
+    head, tail = 0, 1
+    found = False
+    while head < tail and not found:
+        x = queue[head]
+        head += 1
+        for d in range(4):
+            y = nbr[x, d]  # the box came from y, the player behind it on p
+            if y < 0 or occ[y] >= 0 or seen[y] == mark:
+                continue
+            p = nbr[y, d]
+            if p < 0 or occ[p] >= 0:
+                continue
+            if y == box:
+                found = True
+                break
+            if dead[y]:
+                continue
+            seen[y] = mark
+            queue[tail] = y
+            tail += 1
+    occ[box] = k
+    return found, mark

@@ -62,7 +62,7 @@ from sokoban.solve._best_first import (
 )
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
-from sokoban.solve._carry import MAX_STATES, carry
+from sokoban.solve._carry import MAX_STATES, carry, pull_reaches
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
@@ -575,6 +575,9 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
                     b = nd_boxes[node, k]
                     if _adjacent(nbr, b, dest):
                         continue  # a one-cell move is a plain push (the path relies on it)
+                    reached, mark2 = pull_reaches(b, dest, occ, nbr, dead, seen2, mark2, fifo2)
+                    if not reached:
+                        continue
                     stamp += 1
                     pushes, stand, mark2 = carry(
                         b,
