@@ -5,7 +5,9 @@ for int16, int32 and literal arguments cost most of a minute of cold compile."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba.core import types
+from numba.core.errors import TypingError
 
 from sokoban import _jit
 
@@ -97,3 +99,26 @@ def test_the_warm_up_loads_every_kernel_a_solve_needs() -> None:
     after = {id(k): (k, len(k.overloads)) for k in _kernels()}  # type: ignore[attr-defined]
     late = [k.py_func.__qualname__ for i, (k, n) in after.items() if n > before.get(i, 0)]
     assert result.solved and late == []
+
+
+def _allocating_py(n):  # type: ignore[no-untyped-def]
+    return np.zeros(n)[0]
+
+
+def test_a_kernel_that_allocates_must_say_so() -> None:
+    # Without numba's runtime (the default) an allocation is refused when compiling, not
+    # left to fail at run time; allocates=True keeps the runtime.
+    with pytest.raises(TypingError):
+        _jit._kernel(_allocating_py, cache=False)(3)
+    assert _jit._kernel(_allocating_py, cache=False, allocates=True)(3) == 0.0
+
+
+def test_the_search_loops_work_without_reference_counting() -> None:
+    # The arrays these hand on per child were counted by atomic increments and
+    # decrements: a fifth of fess's time on XSokoban 42 (benchmarks/solver.md, session 11).
+    from sokoban.solve import _best_first, _carry, _corral_deadlock, _fess, _reach
+
+    bodies = [_fess._fess_steps, _fess._place, _fess._child, _best_first._expand_steps]
+    bodies += [_carry.carry, _reach.reach, _corral_deadlock.corral_dead]
+    assert all(kernel.targetoptions["_nrt"] is False for kernel in bodies)
+    assert _fess.fess_loop.targetoptions["_nrt"] is True
