@@ -126,7 +126,9 @@ def _kernel(function: Callable[..., Any], cache: bool, allocates: bool = False) 
     """``function`` as a :class:`_Kernel` (``cache``: on disk; the tests build kernels
     without, to see what one process compiles; ``allocates``: with numba's reference-
     counted memory, see :func:`njit`)."""
-    kernel = numba.njit(cache=cache, nogil=True, _nrt=allocates)(function)
+    # numba's own option for its runtime, which its type stubs do not list.
+    options: dict[str, Any] = {"cache": cache, "nogil": True, "_nrt": allocates}
+    kernel = numba.njit(**options)(function)
     if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
         kernel.__class__ = _Kernel
         files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
