@@ -153,5 +153,6 @@ def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
         ("greedy", 130_000),
     ]
     # The short look may take 0.3 s, greedy search 0.6 s at least there (their shares of
-    # 10 s are 0.1 and 0.7 s), less what the stages before took (0.1 s each).
-    assert [limits.time for _, limits in seen][:3] == pytest.approx([0.3, 0.6, 8.0])
+    # 10 s are 0.1 and 0.7 s), fess up to 7.5 s, less what the stages before took (0.1 s
+    # each).
+    assert [limits.time for _, limits in seen][:3] == pytest.approx([0.3, 0.6, 7.3])
