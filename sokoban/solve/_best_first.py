@@ -170,66 +170,49 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[11], slots :data:`P_BOUND` ...
     """
     n = board.nbr.shape[0]
-    nb = store.boxes.shape[1]
-    occ = np.full(n, -1, dtype=np.int32)
-    seen = np.zeros(n, dtype=np.int32)
-    walk = np.zeros(n, dtype=np.int32)
-    fifo = np.empty(n, dtype=np.int32)
-    seen2 = np.zeros(n, dtype=np.int32)
-    walk2 = np.zeros(n, dtype=np.int32)
-    fifo2 = np.empty(n, dtype=np.int32)
-    stack = np.zeros(n, dtype=np.uint8)
-    child = np.empty(nb, dtype=np.int16)
-    work = np.zeros((6, nb + 1), dtype=np.int64)
-    parent_work = np.zeros((6, nb + 1), dtype=np.int64)
-    rows = np.empty(nb, dtype=np.int16)
-    comp = np.zeros(n, dtype=np.int64)
-    fence_mark = np.zeros(nb, dtype=np.int64)
-    fence = np.empty(nb, dtype=np.int32)
-    chosen = np.empty(nb, dtype=np.int32)
-    allowed = np.ones(nb, dtype=np.uint8)
-    order = np.empty(nb, dtype=np.int32)
-    cscratch = corral_scratch(n)
     ok = np.ones(plan[0].shape[0], dtype=np.uint8)
-    return _expand_steps(
-        board,
-        learned,
-        plan,
-        store,
-        table,
-        queue,
-        counters,
-        params,
-        (
-            occ,
-            seen,
-            walk,
-            fifo,
-            seen2,
-            walk2,
-            fifo2,
-            stack,
-            child,
-            work,
-            parent_work,
-            rows,
-            comp,
-            fence_mark,
-            fence,
-            chosen,
-            allowed,
-            order,
-            cscratch,
-            ok,
-        ),
+    scratch = work_arrays(n, store.boxes.shape[1])
+    return _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, ok)
+
+
+@njit(allocates=True)
+def work_arrays(n, nb):
+    """The work arrays of one call of a search loop (:func:`expand_loop`,
+    :func:`sokoban.solve._fess.fess_loop`) on ``n`` floor cells and ``nb`` boxes, made
+    where numba's runtime may allocate: occ int32[n] (all -1), seen, walk, fifo, seen2,
+    walk2, fifo2 int32[n], stack uint8[n], child int16[nb], work and parent_work
+    int64[6, nb + 1], rows int16[nb], comp int64[n], fence_mark int64[nb], fence and
+    chosen int32[nb], allowed uint8[nb] (all 1), order int32[nb] (the boxes in the order
+    they are expanded), and the corral sub-search's scratch."""
+    return (
+        np.full(n, -1, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.empty(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.int32),
+        np.empty(n, dtype=np.int32),
+        np.zeros(n, dtype=np.uint8),
+        np.empty(nb, dtype=np.int16),
+        np.zeros((6, nb + 1), dtype=np.int64),
+        np.zeros((6, nb + 1), dtype=np.int64),
+        np.empty(nb, dtype=np.int16),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(nb, dtype=np.int64),
+        np.empty(nb, dtype=np.int32),
+        np.empty(nb, dtype=np.int32),
+        np.ones(nb, dtype=np.uint8),
+        np.empty(nb, dtype=np.int32),
+        corral_scratch(n),
     )
 
 
 @njit
-def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch):
-    """The body of :func:`expand_loop`, its work arrays in ``scratch`` (fresh for each
-    call): without numba's runtime, so that the many arrays it hands to the kernels it
-    calls per child are not reference-counted."""
+def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, ok):
+    """The body of :func:`expand_loop`, its work arrays in ``scratch``
+    (:func:`work_arrays`) and ``ok`` (uint8[g], all 1), fresh for each call: without
+    numba's runtime, so that the many arrays it hands to the kernels it calls per child
+    are not reference-counted."""
     nbr, goal, dead, dist, zbox, zplayer = (
         board.nbr,
         board.goal,
@@ -288,7 +271,6 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
         allowed,
         order,
         cscratch,
-        ok,
     ) = scratch
     mark = 0
     mark2 = 0

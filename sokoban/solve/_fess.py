@@ -59,13 +59,13 @@ from sokoban.solve._best_first import (
     NODES,
     SearchBoard,
     new_store,
+    work_arrays,
 )
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._carry import MAX_STATES, carry, pull_reaches
 from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
-from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._packed_walls import frozen_short, goals_short, goals_short_chain, must_precede
@@ -245,84 +245,31 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     ng = plan[0].shape[0]
     packed_walls = params[P_WALLS]
     frozen_goals = params[P_FROZEN] != 0
-    occ = np.full(n, -1, dtype=np.int32)
-    seen = np.zeros(n, dtype=np.int32)
-    walk = np.zeros(n, dtype=np.int32)
-    fifo = np.empty(n, dtype=np.int32)
-    seen2 = np.zeros(n, dtype=np.int32)
-    walk2 = np.zeros(n, dtype=np.int32)
-    fifo2 = np.empty(n, dtype=np.int32)
     seen3 = np.zeros(n, dtype=np.int32)
-    stack = np.zeros(n, dtype=np.uint8)
-    child = np.empty(nb, dtype=np.int16)
-    work = np.zeros((6, nb + 1), dtype=np.int64)
-    parent_work = np.zeros((6, nb + 1), dtype=np.int64)
-    rows = np.empty(nb, dtype=np.int16)
-    comp = np.zeros(n, dtype=np.int64)
-    fence_mark = np.zeros(nb, dtype=np.int64)
-    fence = np.empty(nb, dtype=np.int32)
-    chosen = np.empty(nb, dtype=np.int32)
-    allowed = np.ones(nb, dtype=np.uint8)
     ok = np.ones(ng, dtype=np.uint8)
-    order_k = np.empty(nb, dtype=np.int32)
     cq = np.empty((3, 4 * n), dtype=np.int32)
     visit = np.zeros(4 * n, dtype=np.int32)
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
     picks = np.empty(max(1, params[P_MACRO]), dtype=np.int64)
-    cscratch = corral_scratch(n)
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
     fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
     tomatch = np.zeros(ng, dtype=np.uint8)
+    own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, tomatch)
+    scratch = work_arrays(n, nb)
     return _fess_steps(
-        board,
-        learned,
-        plan,
-        store,
-        table,
-        cells,
-        extra,
-        counters,
-        params,
-        (
-            occ,
-            seen,
-            walk,
-            fifo,
-            seen2,
-            walk2,
-            fifo2,
-            seen3,
-            stack,
-            child,
-            work,
-            parent_work,
-            rows,
-            comp,
-            fence_mark,
-            fence,
-            chosen,
-            allowed,
-            ok,
-            order_k,
-            cq,
-            visit,
-            targets,
-            picks,
-            cscratch,
-            wscratch,
-            wall,
-            fscratch,
-            tomatch,
-        ),
+        board, learned, plan, store, table, cells, extra, counters, params, scratch, own
     )
 
 
 @njit
-def _fess_steps(board, learned, plan, store, table, cells, extra, counters, params, scratch):
-    """The body of :func:`fess_loop`, its work arrays in ``scratch`` (fresh for each call):
-    without numba's runtime, so that the many arrays it hands to the kernels it calls
-    per child are not reference-counted."""
+def _fess_steps(board, learned, plan, store, table, cells, extra, counters, params, scratch, own):
+    """The body of :func:`fess_loop`, its work arrays in ``scratch``
+    (:func:`~sokoban.solve._best_first.work_arrays`) and ``own`` (seen3 int32[n], ok
+    uint8[g] all 1, the carry's queue int32[3, 4n] and stamps int32[4n], the macro
+    targets and picks, the packed-walls scratch and wall map, the frozen-goals scratch,
+    tomatch uint8[g]), fresh for each call: without numba's runtime, so that the many
+    arrays it hands to the kernels it calls per child are not reference-counted."""
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
     zplayer = board.zplayer
@@ -350,7 +297,6 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
         seen2,
         walk2,
         fifo2,
-        seen3,
         stack,
         child,
         work,
@@ -361,18 +307,10 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
         fence,
         chosen,
         allowed,
-        ok,
         order_k,
-        cq,
-        visit,
-        targets,
-        picks,
         cscratch,
-        wscratch,
-        wall,
-        fscratch,
-        tomatch,
     ) = scratch
+    seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, tomatch = own
     stamp = 0
     mark = 0
     mark2 = 0
