@@ -5,7 +5,7 @@ from __future__ import annotations
 from sokoban._jit import njit
 
 
-@njit
+@njit(internal=True)
 def copy_into(dst, src):
     """Copy the 1-d array ``src`` into the first ``len(src)`` places of the 1-d array
     ``dst`` (any dtypes numba casts between). A slice assignment (``dst[:] = src``) would

@@ -19,7 +19,8 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import FunctionType
+from typing import Any, cast
 
 try:
     import fcntl
@@ -122,15 +123,48 @@ def _locked_save(save: Callable[[Any, Any], None], lock: str) -> Callable[[Any, 
     return locked
 
 
-def _kernel(function: Callable[..., Any], cache: bool, allocates: bool = False) -> Any:
+class _InternalKernel(_Kernel):
+    """A kernel that the package calls from other kernels only, compiled without the
+    wrapper that converts Python objects to its arguments: that wrapper is about a third
+    of a small kernel's compile time, and calls between kernels never run it
+    (benchmarks/solver.md, session 12). A call from Python (a test, a notebook) goes to
+    a twin compiled with the wrapper, made at the first such call and cached under a
+    name of its own (numba's cache keys an entry by name and types, not by options)."""
+
+    #: ``cache`` and ``allocates`` of :func:`_kernel`, for the twin.
+    _twin_options: tuple[bool, bool]
+
+    def __call__(self, *args: Any, **kws: Any) -> Any:
+        twin = self.__dict__.get("_twin")
+        if twin is None:
+            f = self.py_func
+            copy = FunctionType(
+                f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__
+            )
+            copy.__qualname__ = f"{f.__qualname__}__from_python"
+            copy.__module__, copy.__doc__ = f.__module__, f.__doc__
+            cache, allocates = self._twin_options
+            twin = self._twin = _kernel(copy, cache, allocates)
+        return twin(*args, **kws)
+
+
+def _kernel(
+    function: Callable[..., Any], cache: bool, allocates: bool = False, internal: bool = False
+) -> Any:
     """``function`` as a :class:`_Kernel` (``cache``: on disk; the tests build kernels
     without, to see what one process compiles; ``allocates``: with numba's reference-
-    counted memory, see :func:`njit`)."""
-    # numba's own option for its runtime, which its type stubs do not list.
+    counted memory, see :func:`njit`; ``internal``: an :class:`_InternalKernel`)."""
+    # numba's own options, which its type stubs do not list: its runtime, and the entry
+    # point for C callers (``numba.cfunc``'s), which no caller of ours uses.
     options: dict[str, Any] = {"cache": cache, "nogil": True, "_nrt": allocates}
+    options["no_cfunc_wrapper"] = True
+    if internal:
+        options["no_cpython_wrapper"] = True
     kernel = numba.njit(**options)(function)
     if isinstance(kernel, CPUDispatcher):  # not so with NUMBA_DISABLE_JIT
-        kernel.__class__ = _Kernel
+        kernel.__class__ = _InternalKernel if internal else _Kernel
+        if internal:
+            cast(_InternalKernel, kernel)._twin_options = (cache, allocates)
         files = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
         if cache and fcntl is not None and files is not None:
             lock = os.path.join(files._cache_path, ".sokoban-cache.lock")
@@ -138,7 +172,9 @@ def _kernel(function: Callable[..., Any], cache: bool, allocates: bool = False) 
     return kernel
 
 
-def njit(function: Callable[..., Any] | None = None, *, allocates: bool = False) -> Any:
+def njit(
+    function: Callable[..., Any] | None = None, *, allocates: bool = False, internal: bool = False
+) -> Any:
     """Decorator for every kernel of the package: cached, without the GIL, and a
     :class:`_Kernel` (compiled once per set of array types when other kernels call it).
 
@@ -150,7 +186,10 @@ def njit(function: Callable[..., Any] | None = None, *, allocates: bool = False)
     (benchmarks/solver.md, session 11). numba then refuses, at compile time, a kernel
     that allocates an array or returns one it did not take. ``@njit(allocates=True)``
     keeps the runtime, for the kernels that allocate (a search's scratch, its tables).
+
+    ``@njit(internal=True)`` marks a kernel that the package calls from kernels only
+    (:class:`_InternalKernel`): it compiles faster, and a call from Python still works.
     """
     if function is None:
-        return lambda f: _kernel(f, cache=True, allocates=allocates)
-    return _kernel(function, cache=True, allocates=allocates)
+        return lambda f: _kernel(f, cache=True, allocates=allocates, internal=internal)
+    return _kernel(function, cache=True, allocates=allocates, internal=internal)

@@ -154,8 +154,16 @@ def tie(kind, h, g, m, width):
     return 0
 
 
-@njit(allocates=True)
-def expand_loop(board, learned, plan, store, table, queue, counters, params):
+def expand_loop(
+    board: Any,
+    learned: Any,
+    plan: Any,
+    store: Any,
+    table: Any,
+    queue: Any,
+    counters: Any,
+    params: Any,
+) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
@@ -168,19 +176,25 @@ def expand_loop(board, learned, plan, store, table, queue, counters, params):
     bound the queue keys take (and ``store.h`` keeps); ``store``: a :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[11], slots :data:`P_BOUND` ...
+
+    Plain Python around the kernel :func:`_expand_steps`: it makes the work arrays, so that
+    the kernel needs neither numba's runtime nor a compiled wrapper of its own (a wrapper
+    kernel recompiles everything it calls: seconds of cold compile for nothing).
     """
     n = board.nbr.shape[0]
     ok = np.ones(plan[0].shape[0], dtype=np.uint8)
     scratch = work_arrays(n, store.boxes.shape[1])
-    return _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, ok)
+    code: int = _expand_steps(
+        board, learned, plan, store, table, queue, counters, params, scratch, ok
+    )
+    return code
 
 
-@njit(allocates=True)
-def work_arrays(n, nb):
+def work_arrays(n: int, nb: int) -> tuple[Any, ...]:
     """The work arrays of one call of a search loop (:func:`expand_loop`,
-    :func:`sokoban.solve._fess.fess_loop`) on ``n`` floor cells and ``nb`` boxes, made
-    where numba's runtime may allocate: occ int32[n] (all -1), seen, walk, fifo, seen2,
-    walk2, fifo2 int32[n], stack uint8[n], child int16[nb], work and parent_work
+    :func:`sokoban.solve._fess.fess_loop`) on ``n`` floor cells and ``nb`` boxes, made in
+    Python (a kernel more costs compile time): occ int32[n] (all -1), seen, walk, fifo,
+    seen2, walk2, fifo2 int32[n], stack uint8[n], child int16[nb], work and parent_work
     int64[6, nb + 1], rows int16[nb], comp int64[n], fence_mark int64[nb], fence and
     chosen int32[nb], allowed uint8[nb] (all 1), order int32[nb] (the boxes in the order
     they are expanded), and the corral sub-search's scratch."""

@@ -30,7 +30,7 @@ BOUND_OPTION = Option(
 _HUGE = np.int64(1) << 60
 
 
-@njit
+@njit(internal=True)
 def _augment(i, boxes, dist, u, v, p, way, minv, used):
     """Assign row ``i`` (1-based) by a shortest augmenting path, keeping the potentials
     ``u``, ``v`` feasible; every other row is assigned (``p[j]`` is column j's row, 0 free)."""
@@ -70,7 +70,7 @@ def _augment(i, boxes, dist, u, v, p, way, minv, used):
         j0 = j1
 
 
-@njit
+@njit(internal=True)
 def _total(boxes, dist, p):
     total = np.int64(0)
     for j in range(1, boxes.shape[0] + 1):
@@ -95,7 +95,7 @@ def matching(boxes, dist, work):
     return _total(boxes, dist, p)
 
 
-@njit
+@njit(internal=True)
 def rematch(boxes, k, dist, parent, work):
     """The matching cost after box ``k`` of ``boxes`` moved (``boxes`` holds the new cell),
     repaired from the parent's solution in ``parent`` (int64[6, b + 1] from
@@ -122,7 +122,7 @@ def rematch(boxes, k, dist, parent, work):
     return _total(boxes, dist, p)
 
 
-@njit
+@njit(internal=True)
 def nearest(boxes, dist):
     """Sum over boxes of the distance to the nearest goal; at least :data:`INF` if a box
     reaches none. ``boxes``: int16[b]; ``dist``: int32[g, n]."""

@@ -19,7 +19,7 @@ SLACK = 12
 MAX_STATES = 96
 
 
-@njit
+@njit(internal=True)
 def carry(
     box, target, h, occ, nbr, dead, region, rmark, seen, mark, fifo, walk, q, visit, stamp, states
 ):
@@ -92,7 +92,7 @@ def carry(
     return result, stand, mark
 
 
-@njit
+@njit(internal=True)
 def pull_reaches(box, target, occ, nbr, dead, seen, mark, queue):
     """Whether the box on ``box`` could be pushed to ``target`` if the player could stand
     anywhere free: a pull flood back from ``target`` around the other boxes (``occ >=

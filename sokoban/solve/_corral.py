@@ -24,7 +24,7 @@ import numpy as np
 from sokoban._jit import njit
 
 
-@njit
+@njit(internal=True)
 def pi_corral(boxes, occ, nbr, goal, dead, seen, mark, comp, fence_mark, queue, fence, best):
     """Find the PI-corral with the fewest pushes into it.
 

@@ -136,8 +136,7 @@ def no_learned() -> Learned:
     return new_learned(0, learn=False, memo=0)
 
 
-@njit(allocates=True)
-def new_scratch(n):
+def new_scratch(n: int) -> tuple[np.ndarray, ...]:
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
     int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, MAX_FENCE], splayer
@@ -165,7 +164,7 @@ def new_scratch(n):
     )
 
 
-@njit
+@njit(internal=True)
 def _key(boxes, k, player, zbox, zplayer):
     key = zplayer[player]
     for i in range(k):
@@ -173,7 +172,7 @@ def _key(boxes, k, player, zbox, zplayer):
     return key
 
 
-@njit
+@njit(internal=True)
 def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
     """Add the state unless stored (its slot of ``stable`` listed in ``sslot``): returns
     the new count, or -1 when it was there."""
@@ -200,7 +199,7 @@ def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
     return count + 1
 
 
-@njit
+@njit(internal=True)
 def _solvable(start, k, player, ncells, budget, board, scratch):
     """Whether boxes ``start[:k]`` (sorted int16) alone can all be pushed onto goals from
     ``player`` (a canonical cell): :data:`ALIVE` (also when the player got into the
@@ -292,7 +291,7 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     return verdict, count
 
 
-@njit
+@njit(internal=True)
 def matches(cell, player, occ, learned):
     """Whether a kept pattern with a box on ``cell`` has a box on each of its cells in
     ``occ`` (int32[n], box index or -1) and holds ``player`` (a free cell the player
@@ -322,7 +321,7 @@ def matches(cell, player, occ, learned):
     return False
 
 
-@njit
+@njit(internal=True)
 def _keep(fence, size, canon, nbr, learned, scratch):
     """Keep the proof that boxes ``fence[:size]`` alone with the player on ``canon`` are
     dead as a pattern (unless the store is full)."""
@@ -356,7 +355,7 @@ def _keep(fence, size, canon, nbr, learned, scratch):
     counts[PATTERNS] = p + 1
 
 
-@njit
+@njit(internal=True)
 def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     """Whether some touched corral next to the box on ``last`` is a deadlock (see the
     module); every corral when ``last`` is -1. A corral proved dead is kept as a pattern

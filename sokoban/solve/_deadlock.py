@@ -13,7 +13,7 @@ from sokoban._jit import njit
 MOVABLE, FROZEN_ON_GOALS, FROZEN_OFF_GOAL = 0, 1, 2
 
 
-@njit
+@njit(internal=True)
 def frozen(cell, occ, nbr, goal, dead, stack):
     """Whether the box on ``cell`` can never move again, given the other boxes.
 

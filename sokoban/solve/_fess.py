@@ -132,7 +132,7 @@ class Cells(NamedTuple):
     low: np.ndarray
 
 
-@njit
+@njit(internal=True)
 def regions(occ, nbr, seen, mark, queue):
     """How many connected regions the free cells (``occ < 0``) form; uses marks
     ``mark..mark + regions - 1`` of ``seen`` (int32[n]) and returns (regions, next mark).
@@ -188,7 +188,7 @@ def _push(cells, nxt, counters, cell, key, node):
     counters[QUEUED] += 1
 
 
-@njit
+@njit(internal=True)
 def _pop(cells, nxt, counters):
     """The node of least bound in the next non-empty cell after the cursor."""
     heads, count, low = cells
@@ -212,7 +212,7 @@ def _pop(cells, nxt, counters):
     return node
 
 
-@njit
+@njit(internal=True)
 def _improves(cell, before, conn_cap, oop_cap):
     """Whether feature ``cell`` has more goals packed, fewer regions or fewer boxes out of
     plan than ``before``."""
@@ -223,8 +223,17 @@ def _improves(cell, before, conn_cap, oop_cap):
     return packed > packed0 or conn < conn0 or oop < oop0
 
 
-@njit(allocates=True)
-def fess_loop(board, learned, plan, store, table, cells, extra, counters, params):
+def fess_loop(
+    board: Any,
+    learned: Any,
+    plan: Any,
+    store: Any,
+    table: Any,
+    cells: Any,
+    extra: Any,
+    counters: Any,
+    params: Any,
+) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and ``nxt``).
@@ -239,6 +248,9 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     and the feature cell; ``counters``: int64[10], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[12],
     slots :data:`P_BUDGET` ... :data:`P_FROZEN`.
+
+    Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
+    :func:`~sokoban.solve._best_first.expand_loop`).
     """
     n = board.nbr.shape[0]
     nb = store.boxes.shape[1]
@@ -257,9 +269,10 @@ def fess_loop(board, learned, plan, store, table, cells, extra, counters, params
     tomatch = np.zeros(ng, dtype=np.uint8)
     own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, tomatch)
     scratch = work_arrays(n, nb)
-    return _fess_steps(
+    code: int = _fess_steps(
         board, learned, plan, store, table, cells, extra, counters, params, scratch, own
     )
+    return code
 
 
 @njit
@@ -587,7 +600,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
             occ[nd_boxes[node, k]] = -1
 
 
-@njit
+@njit(internal=True)
 def _place(
     node,
     k,
@@ -674,7 +687,7 @@ def _place(
     return CHILD_STORED, mark2, mark3
 
 
-@njit
+@njit(internal=True)
 def _child(
     node,
     k,
@@ -762,7 +775,7 @@ def _child(
     return mark3
 
 
-@njit
+@njit(internal=True)
 def _adjacent(nbr, a, b):
     """Whether cells ``a`` and ``b`` are neighbours."""
     for d in range(4):
@@ -771,7 +784,7 @@ def _adjacent(nbr, a, b):
     return False
 
 
-@njit
+@njit(internal=True)
 def _ready_goals(occ, order, parent, ok, targets):
     """The first goals of the packing order (positions in ``order``, into ``targets``) that
     are empty while every goal they must follow is packed; returns how many."""
@@ -789,7 +802,7 @@ def _ready_goals(occ, order, parent, ok, targets):
     return count
 
 
-@njit
+@njit(internal=True)
 def _nearest_boxes(boxes, goal, h, picks):
     """The boxes off the goals (indices into ``boxes``, into ``picks``) nearest by push
     distance ``h`` (int32[n]), nearest first; returns how many (those with a finite one)."""

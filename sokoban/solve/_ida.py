@@ -141,7 +141,7 @@ def new_table(capacity: int, nboxes: int) -> Table:
 BYTES_PER_ENTRY = 2 * 4 + 8 + 4 + 4 + 4 + 4
 
 
-@njit
+@njit(internal=True)
 def _finish(d, stack, tt):
     """Leave level ``d``: store what was learned of its state and pass it up."""
     s_next, s_row = stack.least_f, stack.row

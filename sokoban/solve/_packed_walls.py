@@ -70,7 +70,7 @@ def must_precede(nbr, order, starts):
     return before
 
 
-@njit
+@njit(internal=True)
 def _pull_flood(goal, nbr, wall, start, seen, mark, queue):
     """Mark ``seen[c] = mark`` on the cells a lone box can be pushed onto ``goal`` from,
     the cells with ``wall`` set standing as walls (a pull search back from the goal);
@@ -101,8 +101,7 @@ def _pull_flood(goal, nbr, wall, start, seen, mark, queue):
     return False
 
 
-@njit(allocates=True)
-def new_scratch(n, nboxes, ngoals, cached=True):
+def new_scratch(n: int, nboxes: int, ngoals: int, cached: bool = True) -> tuple[np.ndarray, ...]:
     """Scratch of :func:`goals_short`: per filled prefix of the order and goal, the cells a
     lone box reaches the goal from uint8[g + 1, g, n] (filled on first use, as marked in
     uint8[g + 1]: 1, or 2 where the plan contradicts itself; one cell only unless
@@ -119,7 +118,7 @@ def new_scratch(n, nboxes, ngoals, cached=True):
     )
 
 
-@njit
+@njit(internal=True)
 def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
     """Whether the boxes off the packed goals cannot each reach a different empty goal
     (see the module docstring).
@@ -173,7 +172,7 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
     return _short(reach, packed, nb, ng, match, wall[:0])
 
 
-@njit
+@njit(internal=True)
 def goals_short_chain(
     boxes, starts, occ, nbr, order, parent, before, ok, wall, seen, mark, scratch
 ):
@@ -219,7 +218,7 @@ def goals_short_chain(
     return _short(reach, -1, nb, ng, match, ok), mark + 1
 
 
-@njit
+@njit(internal=True)
 def _short(reach, packed, nb, ng, match, empty):
     """Whether some goal (positions ``packed``.. of the order, or those with ``empty``
     set, uint8[g]; of size 0 for all) gets no box of its own by ``reach``
@@ -263,7 +262,7 @@ def _short(reach, packed, nb, ng, match, empty):
     return False
 
 
-@njit
+@njit(internal=True)
 def frozen_short(boxes, nbr, goal, order, tomatch, wall, seen, mark, scratch):
     """Whether the boxes frozen on goals, standing as walls, leave some other goal with no
     box of its own that can reach it alone: a proof of deadlock, unlike the packed-walls

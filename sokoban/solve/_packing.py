@@ -85,7 +85,7 @@ def packing_order(board: Board) -> PackingOrder:
     return PackingOrder(order, fill_parent)
 
 
-@njit
+@njit(internal=True)
 def _flood(sources, count, occ, nbr, seen, mark, queue):
     """Mark ``seen[c] = mark`` on the free cells (``occ < 0``) reachable from the first
     ``count`` of ``sources`` (int32[k]); ``occ``, ``seen``, ``queue``: int32[n]."""
@@ -108,7 +108,7 @@ def _flood(sources, count, occ, nbr, seen, mark, queue):
                 tail += 1
 
 
-@njit
+@njit(internal=True)
 def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pmark, pqueue, one):
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
@@ -244,7 +244,7 @@ def _retrograde(nbr, goal, goals, starts, origins):
     return removed, parent
 
 
-@njit
+@njit(internal=True)
 def packed_count(occ, order, parent, ok):
     """How many goals are packed (see the module docstring) and how many boxes on goals
     are not (out of plan), for the boxes ``occ`` (int32[n], >= 0 on a box).

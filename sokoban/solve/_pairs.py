@@ -62,7 +62,7 @@ def pair_table(board: Board) -> tuple[np.ndarray, ...]:
     return live, table, starts, partners
 
 
-@njit
+@njit(internal=True)
 def _flood(start, a, b, nbr, seen, mark, queue):
     """Mark ``seen[c] = mark`` on the cells the player reaches from ``start`` with boxes on
     ``a`` and ``b``; returns how many, listed in ``queue`` (int32[n])."""
@@ -81,7 +81,7 @@ def _flood(start, a, b, nbr, seen, mark, queue):
     return tail
 
 
-@njit
+@njit(internal=True)
 def _visit(a, b, start, live, nbr, table, seen, mark, region, states, count):
     """Add state (boxes ``a``, ``b``, player region of ``start``) unless known: mark the
     region's cells in ``table`` and append the state to ``states`` (int32[s, 3]) at

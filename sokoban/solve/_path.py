@@ -142,7 +142,7 @@ def lines(nbr, boxes, ends, state, player, out):
     return count, state, player
 
 
-@njit
+@njit(internal=True)
 def _walk(start, goal, occ, nbr, seen, mark, came, queue, out, count):
     """Write a shortest walk from ``start`` to ``goal`` around the boxes (``occ`` >= 0)
     into ``out`` from ``count`` on, the directions in the order :func:`walk` tries them
@@ -227,7 +227,7 @@ def carried(nbr, boxes, frm, to, player, end):
     return np.empty(0, np.int8)
 
 
-@njit(allocates=True)
+@njit(allocates=True, internal=True)
 def _carry_steps(nbr, occ, came, state, player, seen, mark, queue):
     """The steps of the pushes that end with ``state`` (its box pushed away from the
     player's side) back to a start of ``came`` (see :func:`carried`), each after a

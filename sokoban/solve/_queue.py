@@ -96,7 +96,7 @@ def push(queue, key, second, node, cost):
     state[SIZE] += 1
 
 
-@njit
+@njit(internal=True)
 def pop(queue):
     """Remove the entry with the least (primary, secondary) key, the latest pushed among
     equals; returns its (node, cost). The queue must not be empty."""

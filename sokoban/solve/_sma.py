@@ -205,7 +205,7 @@ def new_cache(entries: int) -> Cache:
 # --- the bound cache ----------------------------------------------------------------------
 
 
-@njit
+@njit(internal=True)
 def _set_of(cache, key):
     sets = cache.keys.shape[0] // WAYS
     return np.int64(key % np.uint64(sets)) * WAYS
@@ -215,7 +215,7 @@ def _set_of(cache, key):
 USED = 1 << 30
 
 
-@njit
+@njit(internal=True)
 def learned(cache, key, g, rule):
     """The bound the cache holds for the state with ``key`` reached at depth ``g``
     (``f0 + g - g0``, :data:`INF` stays :data:`INF`), or -1 when it holds none that
@@ -236,7 +236,7 @@ def learned(cache, key, g, rule):
     return -1
 
 
-@njit
+@njit(internal=True)
 def learn(cache, key, g, f):
     """Remember that the state with ``key`` at depth ``g`` has bound ``f``. An entry for
     the same state is replaced unless it says at least as much (a depth no greater and a
@@ -288,14 +288,14 @@ def recache(old, new):
 # --- the heaps ----------------------------------------------------------------------------
 
 
-@njit
+@njit(internal=True)
 def _open_key(x, nodes):
     if nodes.expanded[x]:
         return nodes.forgotten[x]
     return nodes.f[x]
 
 
-@njit
+@njit(internal=True)
 def _before(kind, a, b, nodes):
     """Whether node ``a`` comes before ``b`` on heap ``kind``."""
     g = nodes.g
@@ -307,7 +307,7 @@ def _before(kind, a, b, nodes):
     return f[a] > f[b] or (f[a] == f[b] and g[a] < g[b])
 
 
-@njit
+@njit(internal=True)
 def _sift(kind, heap, pos, size, i, nodes):
     """Restore the heap order around position ``i`` (up, then down)."""
     x = heap[i]
@@ -333,7 +333,7 @@ def _sift(kind, heap, pos, size, i, nodes):
     pos[x] = i
 
 
-@njit
+@njit(internal=True)
 def _heap_put(kind, heaps, state, x, nodes):
     """Add ``x`` to heap ``kind`` or move it to its place after its key changed."""
     heap = heaps.open_heap if kind == OPEN else heaps.leaf_heap
@@ -349,7 +349,7 @@ def _heap_put(kind, heaps, state, x, nodes):
         _sift(kind, heap, pos, state[slot], pos[x], nodes)
 
 
-@njit
+@njit(internal=True)
 def _heap_drop(kind, heaps, state, x, nodes):
     """Take ``x`` off heap ``kind`` if it is there."""
     heap = heaps.open_heap if kind == OPEN else heaps.leaf_heap
@@ -367,7 +367,7 @@ def _heap_drop(kind, heaps, state, x, nodes):
         _sift(kind, heap, pos, last, i, nodes)
 
 
-@njit
+@njit(internal=True)
 def _sync(x, heaps, state, nodes):
     """Put ``x`` on or off OPEN and LEAVES as its fields now say."""
     if _open_key(x, nodes) < INF:
@@ -383,7 +383,7 @@ def _sync(x, heaps, state, nodes):
 # --- the tree -----------------------------------------------------------------------------
 
 
-@njit
+@njit(internal=True)
 def _attach(x, parent, nodes):
     kids, first, nxt, prev = nodes.kids, nodes.first, nodes.next, nodes.prev
     nodes.parent[x] = parent
@@ -395,7 +395,7 @@ def _attach(x, parent, nodes):
     kids[parent] += 1
 
 
-@njit
+@njit(internal=True)
 def _detach(x, nodes):
     kids, first, nxt, prev = nodes.kids, nodes.first, nodes.next, nodes.prev
     parent = nodes.parent[x]
@@ -408,7 +408,7 @@ def _detach(x, nodes):
     kids[parent] -= 1
 
 
-@njit
+@njit(internal=True)
 def _free(x, table, heaps, state, nodes):
     """Release node ``x`` (already detached, no children): off the heaps and the table."""
     _heap_drop(OPEN, heaps, state, x, nodes)
@@ -420,7 +420,7 @@ def _free(x, table, heaps, state, nodes):
     state[ST_LIVE] -= 1
 
 
-@njit
+@njit(internal=True)
 def _backup(x, heaps, state, nodes):
     """Make ``f`` of ``x`` and its ancestors the least of their children's and forgotten
     ``f`` again, going up while it changes."""
@@ -447,7 +447,7 @@ def _backup(x, heaps, state, nodes):
         x = parent[x]
 
 
-@njit
+@njit(internal=True)
 def _forget(x, table, heaps, state, nodes, cache):
     """Forget leaf ``x``: its ``f`` goes into its parent's ``forgotten``, and into the
     bound cache with its depth."""
@@ -463,7 +463,7 @@ def _forget(x, table, heaps, state, nodes, cache):
     _sync(p, heaps, state, nodes)
 
 
-@njit
+@njit(internal=True)
 def _drop_subtree(x, table, heaps, state, nodes, todo):
     """Free every descendant of ``x`` (``todo``: int32[M] scratch)."""
     first, nxt = nodes.first, nodes.next
@@ -489,7 +489,7 @@ def _drop_subtree(x, table, heaps, state, nodes, todo):
     nodes.kids[x] = 0
 
 
-@njit
+@njit(internal=True)
 def _insert(n, boxes, player, key, g, h, f, table, slot, heaps, state, nodes):
     """A new leaf under ``n`` in a free slot; returns it."""
     if state[ST_FREE] > 0:

@@ -87,7 +87,7 @@ def new_children(nboxes: int) -> Children:
     )
 
 
-@njit
+@njit(internal=True)
 def moved(boxes, old, new, out):
     """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
     ``new``, kept sorted."""
@@ -114,7 +114,7 @@ def state_key(boxes, player, zbox, zplayer):
     return key
 
 
-@njit
+@njit(internal=True)
 def is_solved(boxes, goal):
     """Whether every box of ``boxes`` (int16[b]) stands on a goal (``goal`` uint8[n])."""
     for i in range(boxes.shape[0]):
@@ -123,7 +123,7 @@ def is_solved(boxes, goal):
     return True
 
 
-@njit
+@njit(internal=True)
 def pushes(boxes, player, key, board, scratch, kind, children):
     """The children of state (``boxes``, ``player``) with key ``key`` after one push each,
     pruned by dead squares, freeze deadlocks and (``kind``, a bound of
@@ -172,7 +172,7 @@ def pushes(boxes, player, key, board, scratch, kind, children):
     return count
 
 
-@njit
+@njit(internal=True)
 def pulls(boxes, player, key, board, scratch, children):
     """The parents of state (``boxes``, ``player``) by one push: each child here is a state
     from which one push leads to the given one (a pull: the player steps back from a box
@@ -214,7 +214,7 @@ def pulls(boxes, player, key, board, scratch, children):
     return count
 
 
-@njit
+@njit(internal=True)
 def unlink(table, node, nd_hash):
     """Remove ``node`` from the engine's transposition table (int32[t], linear probing;
     see :mod:`sokoban.solve._table`) by backward shifting, so that later probes stay
