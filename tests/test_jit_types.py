@@ -124,3 +124,47 @@ def test_the_search_loops_work_without_reference_counting() -> None:
     # The loops' work arrays are made in plain Python: no wrapper kernel recompiles them.
     assert not hasattr(_fess.fess_loop, "targetoptions")
     assert not hasattr(_best_first.expand_loop, "targetoptions")
+
+
+def _half_py(x):  # type: ignore[no-untyped-def]
+    return x // 2
+
+
+_half = _jit._kernel(_half_py, cache=False, internal=True)
+
+
+def _halves_py(a):  # type: ignore[no-untyped-def]
+    return _half(a[0]) + _half(a[1])
+
+
+_halves = _jit._kernel(_halves_py, cache=False)
+
+
+def test_an_internal_kernel_runs_from_kernels_and_from_python() -> None:
+    # Compiled without the Python wrapper for its callers; a call from Python goes to a
+    # twin compiled with it, under a name of its own in numba's cache.
+    assert _halves(np.array([7, 9], np.int32)) == 3 + 4
+    assert _half.signatures == [(types.int64,)]
+    assert _half.targetoptions["no_cpython_wrapper"] is True
+    assert _half(11) == 5
+    twin = _half._twin  # type: ignore[attr-defined]
+    assert twin.py_func.__qualname__ == "_half_py__from_python"
+    assert "no_cpython_wrapper" not in twin.targetoptions
+
+
+def test_the_solvers_call_no_internal_kernel_from_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A slip in the marking would compile a twin of the kernel in every cold run.
+    from sokoban.solve import METHODS, bench
+
+    called: list[str] = []
+    original = _jit._InternalKernel.__call__
+
+    def record(self, *args, **kws):  # type: ignore[no-untyped-def]
+        called.append(self.py_func.__qualname__)
+        return original(self, *args, **kws)
+
+    monkeypatch.setattr(_jit._InternalKernel, "__call__", record)
+    for method in METHODS:
+        bench.warm_up(method)
+    assert called == []
+    assert sum(isinstance(k, _jit._InternalKernel) for k in _kernels()) > 40

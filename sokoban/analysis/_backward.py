@@ -121,7 +121,7 @@ def side_distances(nbr, dist, reach, queue):
             reach[b, k] = row[queue[tail - 1]]
 
 
-@njit
+@njit(internal=True)
 def _push_entry(value, node, bucket_head, entry_next, entry_node, count, nb):
     slot = value % nb
     entry_node[count] = node

@@ -16,7 +16,7 @@ from sokoban.analysis._backward import compact, layout_best, side_distances
 HIST_BINS = 1024
 
 
-@njit
+@njit(internal=True)
 def next_combination(combo, size):
     """Advance ``combo`` (int64, (k,), sorted) to the next k-subset of ``range(size)`` in
     lexicographic order; ``False`` after the last one."""
@@ -32,7 +32,7 @@ def next_combination(combo, size):
     return True
 
 
-@njit
+@njit(internal=True)
 def is_canonical(combo, perms, image):
     """Whether no symmetry maps ``combo`` to a lexicographically smaller combination.
 

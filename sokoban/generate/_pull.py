@@ -25,7 +25,7 @@ from sokoban.solve._reach import reach
 from sokoban.solve._successors import pulls, state_key
 
 
-@njit
+@njit(internal=True)
 def _difference(before, after):
     """The cell in ``before`` but not in ``after`` and the one in ``after`` but not in
     ``before`` (both ascending int16[k] differing in one cell): where a box left, where it
@@ -139,7 +139,7 @@ def pull_bfs(board, starts, max_states, scratch, children):  # type: ignore[no-u
     return store, depth[:count], changes[:count], last[:count], complete
 
 
-@njit(allocates=True)
+@njit(allocates=True, internal=True)
 def _grown(a, size):
     """``a`` (1-D or 2-D) copied into the first rows of an array of ``size`` rows."""
     out = np.empty((size,) + a.shape[1:], dtype=a.dtype)
