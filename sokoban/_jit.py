@@ -75,6 +75,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
         numba.config.CACHE_DIR = _dir  # type: ignore[attr-defined]  # set by numba at run time
 
 
+def cache_is_cold() -> bool:
+    """Whether the on-disk cache holds no compiled kernel yet: the first run on this
+    machine, or the first since the kernels' sources changed (False when numba chose the
+    cache's place itself: not known)."""
+    directory = getattr(numba.config, "CACHE_DIR", "")
+    return bool(directory) and not any(Path(directory).rglob("*.nbi"))
+
+
 def _widened(t: types.Type) -> types.Type:
     """The type a kernel is compiled for when another kernel passes it ``t``: int64 for
     every signed integer, literal or not; the plain type for other literals."""

@@ -229,3 +229,38 @@ def test_compile_command(tmp_path: Path) -> None:
     )
     done = runner.invoke(main, ["compile", "-m", "nope"])
     assert done.exit_code == 2 and "'nope' is not a method" in done.output
+
+
+def test_a_cold_cache_is_one_without_a_compiled_kernel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numba
+
+    from sokoban import _jit
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert _jit.cache_is_cold()
+    (tmp_path / "solve_x").mkdir()
+    (tmp_path / "solve_x" / "_fess._place-603.py311.nbi").write_bytes(b"")
+    assert not _jit.cache_is_cold()
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")  # numba's own choice: not known
+    assert not _jit.cache_is_cold()
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_solve_compiles_on_every_core_when_the_cache_is_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: bool
+) -> None:
+    # A first solve on a machine waits for fast's heaviest group of kernels (fess's), the
+    # groups compiled side by side by sokoban compile's workers, not for all in turn.
+    from sokoban import _jit
+    from sokoban.solve import bench
+
+    groups: list[list[str]] = []
+    monkeypatch.setattr(_jit, "cache_is_cold", lambda: cold)
+    monkeypatch.setattr(bench, "warm_up_all", lambda methods: groups.append(list(methods)))
+    path = tmp_path / "levels.xsb"
+    path.write_text(LEVELS)
+    done = CliRunner().invoke(main, ["solve", str(path), "-l", "1", "-m", "fast"])
+    assert done.exit_code == 0, done.output
+    assert groups == ([["fast"]] if cold else [])

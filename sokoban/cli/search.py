@@ -109,7 +109,7 @@ def _load_kernels(methods: list[str]) -> None:
 
     err = console(stderr=True)
     with err.status("loading the kernels"):
-        seconds = sum(bench.warm_up(method) for method in methods)
+        seconds = bench.load_kernels(methods)
     if seconds >= KERNEL_LOAD_SHOWN:
         err.print(f"kernels loaded in {seconds:.1f} s")
 

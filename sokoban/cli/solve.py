@@ -281,10 +281,10 @@ def solve_command(
     levels = select_levels(collection, level)
     out = console()
     err = console(stderr=True)
-    # Load (or, on a cold cache, compile) the kernels first, so the first level's seconds
-    # and time limit cover its search only.
+    # Load (or, on a cold cache, compile on every core) the kernels first, so the first
+    # level's seconds and time limit cover its search only.
     with err.status(f"loading the {method} kernels"):
-        load_seconds = bench.warm_up(method, **options)
+        load_seconds = bench.load_kernels([method], **options)
     if load_seconds >= KERNEL_LOAD_SHOWN:  # not when this process had them already
         err.print(f"kernels loaded in {load_seconds:.1f} s")
     parallel = None
@@ -469,7 +469,7 @@ def bench_command(
     except (UnicodeDecodeError, KeyError, ValueError, csv.Error) as error:
         name = os.fspath(optimal_path or "")
         raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
-    load_seconds = bench.warm_up(method, **options)
+    load_seconds = bench.load_kernels([method], **options)
     rows, interrupted = _bench_until_interrupted(tasks, workers, scheduler, f"bench {method}")
     rows = [bench.check_known(row, optima) for row in rows]
     summaries = bench.summarise(rows)

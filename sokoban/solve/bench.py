@@ -228,6 +228,22 @@ def warm_up_all(
     return seconds
 
 
+def load_kernels(methods: Iterable[str], **options: Any) -> float:
+    """Seconds to load the kernels of ``methods`` (:func:`warm_up`, each with ``options``).
+    On a cold cache (:func:`sokoban._jit.cache_is_cold`) they are compiled first on every
+    core by :func:`warm_up_all`: a first solve on a machine waits for its heaviest group
+    of kernels (``fast``: fess's) instead of for all of them in turn."""
+    from sokoban import _jit
+
+    start = time.perf_counter()
+    wanted = list(dict.fromkeys(methods))
+    if _jit.cache_is_cold():
+        warm_up_all(wanted)
+    for method in wanted:
+        warm_up(method, **options)
+    return time.perf_counter() - start
+
+
 def summarise(rows: Iterable[Row]) -> list[Summary]:
     """One summary per file, in the order files first appear."""
     by_file: dict[str, list[Row]] = {}
