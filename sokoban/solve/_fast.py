@@ -76,6 +76,12 @@ FESS_PROBE = 300
 #: expansions, 48 2,460, 71 12,902, 25 36,760, 13 76,826, 36 92,210; benchmarks/solver.md,
 #: session 12), where the full search's keys drown.
 FESS_FEATURES = 150_000
+#: Then a short one by the features key without the packed-walls test, which prunes
+#: the way to some solutions (XSokoban 52: 12,071 expansions without it or with the
+#: prefix variant, not within 15 s with the default chain variant; and the other way
+#: round on 36: 92,210 expansions with the chain variant, 265,825 with the prefix one).
+FESS_FEATURES_OPEN = 30_000
+FEATURES_OPEN = {"key": "features", "packed_walls": "off"}
 #: The stages on levels with more than :data:`FAST_ASTAR_BOXES` boxes: a short look by
 #: the feature-space search; greedy search, which settles the ones it solves there in
 #: 130,000 expansions (7% of the limit at most; XSokoban 72 in 123,127: a run is the same in
@@ -84,7 +90,8 @@ FESS_FEATURES = 150_000
 #: (Microban 144 needs 20,640 expansions, 0.3-0.4 s on a quiet core; a whole second
 #: cost the Microban II levels fess solves after it 0.3-0.8 s each); the feature-space
 #: search by the features key alone (:data:`FESS_FEATURES` expansions, 30% of the limit
-#: at most); the feature-space search with its own keys up to 75% of the limit
+#: at most), then without the packed-walls test (:data:`FESS_FEATURES_OPEN`); the
+#: feature-space search with its own keys up to 75% of the limit
 #: (XSokoban 45 needs 21 s of it at 60 s since session 11's faster nodes, 42 s before,
 #: when it was lost at 75%; 35, solved by the last stage in about 4 s, ended at 53 s
 #: with 82%); A* finds nothing there in a quarter of the limit, while
@@ -96,6 +103,7 @@ FAST_STAGES_BIG: tuple[Stage, ...] = (
     ("fess", 0.01, 0.3, FESS_PROBE, FESS_PROBE, {}),
     ("greedy", 0.07, 0.6, 50_000, 130_000, {}),
     ("fess", 0.3, 0.0, FESS_FEATURES, FESS_FEATURES, {"key": "features"}),
+    ("fess", 0.32, 0.0, FESS_FEATURES_OPEN, FESS_FEATURES_OPEN, FEATURES_OPEN),
     ("fess", 0.75, 0.0, 300_000, None, {}),
     ("fess", 1.0, 0.0, None, None, {"macros": False, "packed_walls": "off"}),
 )
@@ -105,7 +113,8 @@ FAST_ASTAR_BOXES = 10
 @register(
     "fast",
     "greedy, a short fess, fess, greedy without the plan penalty, then A* (above 10 boxes:"
-    " a short fess, greedy, fess by features, fess, fess without macros)",
+    " a short fess, greedy, fess by features (then without packed walls), fess, fess without"
+    " macros)",
     options=(*FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION, THREADS_OPTION),
 )
 def fast(
@@ -116,7 +125,8 @@ def fast(
     to 60% of the time limit, greedy search with the plain key, then push-optimal A* for
     the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
     feature-space search first, greedy search (130,000 expansions, 0.6 s at least), the
-    feature-space search by the features key alone (150,000 expansions), with its own
+    feature-space search by the features key alone (150,000 expansions; 30,000 more
+    without the packed-walls test), with its own
     keys up to 75% of the limit, and the feature-space search without
     packing macros instead of A* (:data:`FAST_STAGES_BIG`):
     the methods fail on different levels. The result names the stage that ended it in its
