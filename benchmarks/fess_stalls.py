@@ -1,8 +1,10 @@
-"""Where the feature-space search stalls: for each level, run `fess` (both keys by turns,
-its default deadlock tests) for a while and print how far its packing got.
+"""Where the feature-space search stalls: for each level, run `fess` (its default keys by
+turns unless ``--key`` names others, its default deadlock tests) for a while and print
+how far its packing got.
 
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 13,14,16 xsokoban
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 14 --show 3 xsokoban
+    .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 31 --key features xsokoban
 
 Columns: boxes; the packing order's longest chain of goals that must be filled one after
 another; the most goals packed in order by any stored position, of the goals; how many
@@ -27,9 +29,11 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
 COLLECTIONS = {"xsokoban": SHARED / "xsokoban.xsb", "microban": SHARED / "microban.xsb"}
 
 
-def stall(path: str, number: int, seconds: float, show: int) -> tuple[tuple[int, ...], list[str]]:
+def stall(
+    path: str, number: int, seconds: float, show: int, keys: str
+) -> tuple[tuple[int, ...], list[str]]:
     """The row of one level (see the module docstring) and up to ``show`` positions with
-    the most goals packed, as XSB text."""
+    the most goals packed, as XSB text; ``keys``: fess's key names joined by commas."""
     from sokoban import xsb
     from sokoban.solve._best_first import NODES
     from sokoban.solve._board import Board
@@ -38,8 +42,7 @@ def stall(path: str, number: int, seconds: float, show: int) -> tuple[tuple[int,
     from sokoban.solve._fess import (
         CELL,
         CONNECTIVITY_CAP,
-        KEY_MIXED,
-        KEY_WEIGHT,
+        FESS_KEYS,
         OUT_OF_PLAN_CAP,
         Fess,
         interleave,
@@ -56,7 +59,7 @@ def stall(path: str, number: int, seconds: float, show: int) -> tuple[tuple[int,
     learned = new_learned(board.n, neighbours=True)
     engines = [
         Fess(board, plan=plan, key=key, pairs=pairs, learned=learned)
-        for key in (KEY_WEIGHT, KEY_MIXED)
+        for key in (FESS_KEYS[name] for name in keys.split(","))
     ]
     found = interleave(engines, Limits(time=seconds))
     most = there = 0
@@ -108,6 +111,9 @@ def main() -> None:
     parser.add_argument("-l", "--levels", required=True, help="level numbers, e.g. 13,14,16")
     parser.add_argument("-w", "--workers", type=int, default=2)
     parser.add_argument("--show", type=int, default=0, help="positions to print per level")
+    parser.add_argument(
+        "--key", default="weight,mixed", help="fess's keys, by turns (weight,mixed; features ...)"
+    )
     args = parser.parse_args()
     path = str(COLLECTIONS.get(args.collection, args.collection))
     numbers = [int(x) for x in args.levels.split(",")]
@@ -119,7 +125,9 @@ def main() -> None:
     context = multiprocessing.get_context("forkserver")
     with cf.ProcessPoolExecutor(args.workers, mp_context=context, initializer=_warm) as pool:
         k = len(numbers)
-        rows = pool.map(stall, [path] * k, numbers, [args.time] * k, [args.show] * k)
+        rows = pool.map(
+            stall, [path] * k, numbers, [args.time] * k, [args.show] * k, [args.key] * k
+        )
         for row, shown in rows:
             n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok = row
             print(
