@@ -126,9 +126,8 @@ def fast(
     the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
     feature-space search first, greedy search (130,000 expansions, 0.6 s at least), the
     feature-space search by the features key alone (150,000 expansions; 30,000 more
-    without the packed-walls test), with its own
-    keys up to 75% of the limit, and the feature-space search without
-    packing macros instead of A* (:data:`FAST_STAGES_BIG`):
+    without the packed-walls test), with its own keys up to 75% of the limit, and the
+    feature-space search without packing macros instead of A* (:data:`FAST_STAGES_BIG`):
     the methods fail on different levels. The result names the stage that ended it in its
     message; it is optimal when A* found it. The deadlock options go to every stage that
     takes them.
