@@ -167,7 +167,9 @@ def test_feature_cell_combines_the_features() -> None:
     seen = np.zeros(board.n, np.int32)
     queue = np.empty(board.n, np.int32)
     occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, regions 2, out of plan 1
-    cell, _ = feature_cell(occ, board.nbr, plan.order, plan.parent, ok, seen, 1, queue, 6, 6)
+    cell, _ = feature_cell(
+        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue, 6, 6
+    )
     assert cell == (1 * 6 + 1) * 6 + 1
 
 
@@ -182,7 +184,9 @@ def test_feature_cell_with_no_region_counted_stays_in_its_packed_count() -> None
     queue = np.empty(board.n, np.int32)
     occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, out of plan 1
     seen = np.full(board.n, 5, np.int32)  # every cell flooded with the mark passed
-    cell, mark = feature_cell(occ, board.nbr, plan.order, plan.parent, ok, seen, 5, queue, 6, 6)
+    cell, mark = feature_cell(
+        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 5, queue, 6, 6
+    )
     assert cell == (1 * 6 + 0) * 6 + 1 and mark == 5
 
 

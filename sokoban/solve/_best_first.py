@@ -545,7 +545,7 @@ class Search:
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
         if plan_penalty != 0:
-            order = packing_order(board)
+            order = packing_order(board, parking=False)  # goals only: out of plan
             self.plan = (order.order, order.parent)
             hmax += abs(plan_penalty) * nb
         else:

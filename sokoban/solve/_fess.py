@@ -61,7 +61,7 @@ from sokoban.solve._best_first import (
     new_store,
     work_arrays,
 )
-from sokoban.solve._board import INF, Board
+from sokoban.solve._board import INF, Board, push_distances
 from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._carry import MAX_STATES, carry, pull_reaches
 from sokoban.solve._corral import pi_corral
@@ -70,7 +70,7 @@ from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._packed_walls import frozen_short, goals_short, goals_short_chain, must_precede
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
-from sokoban.solve._packing import PackingOrder, packed_count, packing_order
+from sokoban.solve._packing import PackingOrder, packing_order, ready_steps, steps_packed
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -161,12 +161,13 @@ def regions(occ, nbr, seen, mark, queue):
 
 
 @njit
-def feature_cell(occ, nbr, order, parent, ok, seen, mark, queue, conn_cap, oop_cap):
+def feature_cell(occ, nbr, steps, parent, feeds, ok, seen, mark, queue, conn_cap, oop_cap):
     """The feature-space cell of the boxes ``occ`` (int32[n]) and the next free mark:
     ``(packed * conn_cap + min(regions, conn_cap) - 1) * oop_cap + min(out of plan,
-    oop_cap - 1)``. ``order``, ``parent``, ``ok``: see
-    :func:`sokoban.solve._packing.packed_count`; ``seen``, ``queue``: int32[n] scratch."""
-    packed, out = packed_count(occ, order, parent, ok)
+    oop_cap - 1)``, packed counting the plan's steps. ``steps``, ``parent``, ``feeds``,
+    ``ok``: see :func:`sokoban.solve._packing.steps_packed`; ``seen``, ``queue``: int32[n]
+    scratch."""
+    packed, out = steps_packed(occ, steps, parent, feeds, ok)
     count, mark = regions(occ, nbr, seen, mark, queue)
     conn = max(0, min(count, conn_cap) - 1)  # no region counted: see fess_loop's chain test
     return (packed * conn_cap + conn) * oop_cap + min(out, oop_cap - 1), mark
@@ -241,7 +242,9 @@ def fess_loop(
     ``board``: a :class:`~sokoban.solve._best_first.SearchBoard` (its two-box table empty
     for none); ``learned``: the corral memo and deadlock patterns
     (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
-    int32[g], parent int32[g], row of ``dist`` per goal int32[g]) of the packing order;
+    int32[g], parent int32[g], before uint8[g, g], steps int32[m], step_parent int32[m],
+    feeds int32[m], the lone box's push distance to each step's cell int32[m, n]) of the
+    packing order (:class:`~sokoban.solve._packing.PackingOrder`);
     ``store``: a :class:`~sokoban.solve._best_first.Store`; ``table``: int32[t]; ``cells``:
     :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
@@ -255,10 +258,11 @@ def fess_loop(
     n = board.nbr.shape[0]
     nb = store.boxes.shape[1]
     ng = plan[0].shape[0]
+    nsteps = plan[3].shape[0]
     packed_walls = params[P_WALLS]
     frozen_goals = params[P_FROZEN] != 0
     seen3 = np.zeros(n, dtype=np.int32)
-    ok = np.ones(ng, dtype=np.uint8)
+    ok = np.ones(nsteps, dtype=np.uint8)
     cq = np.empty((3, 4 * n), dtype=np.int32)
     visit = np.zeros(4 * n, dtype=np.int32)
     targets = np.empty(max(1, params[P_TARGETS]), dtype=np.int64)
@@ -279,14 +283,14 @@ def fess_loop(
 def _fess_steps(board, learned, plan, store, table, cells, extra, counters, params, scratch, own):
     """The body of :func:`fess_loop`, its work arrays in ``scratch``
     (:func:`~sokoban.solve._best_first.work_arrays`) and ``own`` (seen3 int32[n], ok
-    uint8[g] all 1, the carry's queue int32[3, 4n] and stamps int32[4n], the macro
+    uint8[m] all 1, the carry's queue int32[3, 4n] and stamps int32[4n], the macro
     targets and picks, the packed-walls scratch and wall map, the frozen-goals scratch,
     tomatch uint8[g]), fresh for each call: without numba's runtime, so that the many
     arrays it hands to the kernels it calls per child are not reference-counted."""
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
     zplayer = board.zplayer
-    order, parent, rowof, before = plan
+    order, parent, before, psteps, sparent, feeds, sdist = plan
     nd_boxes, nd_player, nd_h = store.boxes, store.player, store.h
     nd_hash, nd_closed, nd_last = store.hash, store.closed, store.last
     nb = nd_boxes.shape[1]
@@ -515,12 +519,11 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
         if macros:
             # Packing advisor: carry a box to the goal the packing order wants next, in
             # one move (free, like every move that improves a feature).
-            nt = _ready_goals(occ, order, parent, ok, targets)
+            nt = ready_steps(occ, psteps, sparent, feeds, ok, targets)
             for ti in range(nt):
                 i = targets[ti]
-                row = rowof[i]
-                dest = order[i]
-                npick = _nearest_boxes(nd_boxes[node], goal, dist[row], picks)
+                dest = psteps[i]
+                npick = _nearest_boxes(nd_boxes[node], goal, sdist[i], picks)
                 for pi in range(npick):
                     k = picks[pi]
                     b = nd_boxes[node, k]
@@ -533,7 +536,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
                     pushes, stand, mark2 = carry(
                         b,
                         dest,
-                        dist[row],
+                        sdist[i],
                         occ,
                         nbr,
                         dead,
@@ -725,7 +728,7 @@ def _child(
     it waits. Returns the next free mark of ``seen3``, or -1 when the child is solved (its
     node in ``counters[GOAL]``)."""
     nbr, dist, zbox, zplayer = board.nbr, board.dist, board.zbox, board.zplayer
-    order, parent, rowof, before = plan
+    _, _, _, psteps, sparent, feeds, _ = plan
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nd_g = store.g
     g = nd_g[node] + pushes
@@ -744,7 +747,9 @@ def _child(
     rows[k] = b
     if h >= INF:
         return mark3
-    cell, mark3 = feature_cell(occ, nbr, order, parent, ok, seen3, mark3, queue, conn_cap, oop_cap)
+    cell, mark3 = feature_cell(
+        occ, nbr, psteps, sparent, feeds, ok, seen3, mark3, queue, conn_cap, oop_cap
+    )
     # A move that lowers the bound or improves a feature is free.
     w = pw
     if (h >= ph or keykind == KEY_FEATURES) and not _improves(cell, pcell, conn_cap, oop_cap):
@@ -782,24 +787,6 @@ def _adjacent(nbr, a, b):
         if nbr[a, d] == b:
             return True
     return False
-
-
-@njit(internal=True)
-def _ready_goals(occ, order, parent, ok, targets):
-    """The first goals of the packing order (positions in ``order``, into ``targets``) that
-    are empty while every goal they must follow is packed; returns how many."""
-    ng = order.shape[0]
-    ok[:] = 1
-    count = 0
-    for i in range(ng):
-        if occ[order[i]] < 0:
-            if ok[i] and count < targets.shape[0]:
-                targets[count] = i
-                count += 1
-            ok[i] = 0
-        if not ok[i] and parent[i] >= 0:
-            ok[parent[i]] = 0
-    return count
 
 
 @njit(internal=True)
@@ -865,17 +852,30 @@ class Fess:
         self.kernel_board = SearchBoard(*board.kernel_board(), *pairs)
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned if learned is not None else no_learned()
-        rowof = np.searchsorted(board.goals, self.plan.order).astype(np.int32)
+        plan = self.plan
+        rowof = np.searchsorted(board.goals, plan.steps)
+        sdist = board.dist[np.minimum(rowof, len(board.goals) - 1)]
+        parks = plan.feeds >= 0
+        if parks.any():
+            sdist[parks] = push_distances(board.nbr, plan.steps[parks], board.sides)
         mode = PACKED_WALLS[packed_walls]
         if mode == WALLS_CHAIN:
             before = self.plan.precedes()
         else:
             before = must_precede(board.nbr, self.plan.order, board.boxes.astype(np.int32))
-        self.kernel_plan = (self.plan.order, self.plan.parent, rowof, before)
+        self.kernel_plan = (
+            plan.order,
+            plan.parent,
+            before,
+            plan.steps,
+            plan.step_parent,
+            plan.feeds,
+            np.ascontiguousarray(sdist, dtype=np.int32),
+        )
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
-        ncells = (len(self.plan.order) + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
+        ncells = (len(plan.steps) + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
         buckets = min(board.hmax + 1, MAX_BUCKETS)
         self.cells = Cells(
             np.full((ncells, buckets), -1, dtype=np.int32),
@@ -926,12 +926,14 @@ class Fess:
             return  # a bipartite deadlock at the start: nothing to search
         slot = _table.find(self.table, key, boxes, player, store.hash, store.boxes, store.player)
         self.table[-slot - 1] = 0
-        ok = np.ones(len(self.plan.order), np.uint8)
+        plan = self.plan
+        ok = np.ones(len(plan.steps), np.uint8)
         cell, _ = feature_cell(
             occ,
             board.nbr,
-            self.plan.order,
-            self.plan.parent,
+            plan.steps,
+            plan.step_parent,
+            plan.feeds,
             ok,
             np.zeros(n, np.int32),
             1,
@@ -1128,6 +1130,12 @@ FESS_KEYS = {
         Option("corrals", bool, True, "PI-corral pruning"),
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
+        Option(
+            "parking",
+            bool,
+            True,
+            "park the boxes the packing order cannot bring back to a start, as steps of the plan",
+        ),
         PACKED_WALLS_OPTION,
         *FESS_DEADLOCK_OPTIONS,
     ),
@@ -1139,7 +1147,7 @@ def fess(
     order, regions, boxes out of plan). Option ``key``: how a cell orders its positions,
     a name of :data:`FESS_KEYS` or several joined by commas, run by turns."""
     board = Board(level)
-    plan = packing_order(board)
+    plan = packing_order(board, parking=options["parking"])
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
     two_box = pair_table(board) if options["pairs"] else no_table()
     # One memo and one set of patterns for every search of the level: a proof holds for all.

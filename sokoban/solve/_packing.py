@@ -10,15 +10,29 @@ there in the way, since in forward time a box must come from somewhere: a pull i
 dead-end pocket no box can reach stands for no push at all, and the goal it empties must
 be filled before the goals across its real entrance. When no goal box can go back so
 (boxes must wait inside the goal area: parking, not planned here), any cell off the
-goals will do. A goal room with one entrance empties from
-the door inwards, so the reverse of that removal order fills it from the deepest goal
-out. Scattered goals are all removable at once: their order does not matter.
+goals will do: the box is *parked* there (see below). A goal room with one entrance
+empties from the door inwards, so the reverse of that removal order fills it from the
+deepest goal out. Scattered goals are all removable at once: their order does not matter.
+
+Parking: a goal box that no pulls bring back to a start cell, only onto some cell off
+the goals (the nearest such cell by pulls), stays on that cell as a parked box while the
+removal goes on; it leaves (is pulled back to a start cell) as soon as it can, before any
+more goal boxes are removed. In forward time the plan then reads: park a box on that
+cell before the goals that would cut it off are filled, and push it on to its goal
+later. On XSokoban 88 the goal (3, 5) is filled only from (2, 5), which the goals above
+it cut off: without parking the order fills those first and the search stalls with 16 of
+23 goals packed. When neither a goal box nor a parked box can go anywhere, the parked
+box that was parked first leaves anyway (the plan gives up on it).
 
 Besides the order, the analysis records which box blocked which: when removing box P
-makes box X removable for the first time, P's goal is the *parent* of X's goal, and X's
-goal must be filled before P's. A goal is *packed* (:func:`packed_count`) when it holds a
-box and every goal it blocks is packed; boxes on goals that are not packed are out of
-plan: they wall in goals that are still empty.
+(or a parked box leaving) makes box X removable for the first time, P's step is the
+*parent* of X's goal, and X's goal must be filled before P's. A parking's parent is the
+goal removed last before the parked box left: the box must be parked before that goal
+is filled. A goal is *packed* (:func:`packed_count`) when it holds a box and every goal
+it blocks is packed; boxes on goals that are not packed are out of plan: they wall in
+goals that are still empty. The plan's steps (goals and parkings in fill order) count
+the same way (:func:`steps_packed`): a parking holds while a box stands on its cell or
+on the goal it feeds.
 """
 
 from __future__ import annotations
@@ -35,13 +49,26 @@ from sokoban.solve._board import Board
 @dataclasses.dataclass(frozen=True)
 class PackingOrder:
     """The goals (floor indices) in the order to fill them, and for each goal in that
-    order the position in ``order`` of the goal it must precede (its parent, -1 if none).
+    order the position in ``order`` of the goal it must precede (its parent, -1 if none);
+    the same for the plan's steps, the goals and the parking cells in the order to fill
+    them, with for each parking the position in ``steps`` of the goal its box goes on to.
 
-    ``order``: int32[g]; ``parent``: int32[g], ``parent[i] > i`` or -1.
+    ``order``: int32[g]; ``parent``: int32[g], ``parent[i] > i`` or -1; ``steps``:
+    int32[m] (m = g + parkings), ``step_parent``: int32[m] likewise; ``feeds``: int32[m],
+    -1 on a goal's step, ``feeds[i] > i`` on a parking's. Without parkings the steps are
+    the goals.
     """
 
     order: np.ndarray
     parent: np.ndarray
+    steps: np.ndarray
+    step_parent: np.ndarray
+    feeds: np.ndarray
+
+    @property
+    def parkings(self) -> np.ndarray:
+        """int32[p]: the parking cells, in fill order."""
+        return self.steps[self.feeds >= 0]
 
     def precedes(self) -> np.ndarray:
         """uint8[g, g]: 1 at [i, j] when goal j must be filled before goal i (j is in the
@@ -66,23 +93,49 @@ class PackingOrder:
         return int(depth.max()) + 1 if len(depth) else 0
 
 
-def packing_order(board: Board) -> PackingOrder:
-    """The packing order of ``board``'s goals (see the module docstring)."""
+def packing_order(board: Board, *, parking: bool = True) -> PackingOrder:
+    """The packing order of ``board``'s goals (see the module docstring); ``parking``:
+    False removes a box that has no pulls back to a start instead of parking it (the
+    order of sessions before parking, no parking steps)."""
     off_goals = board.boxes[board.goal[board.boxes] == 0].astype(np.int32)
     starts = off_goals if board.player < 0 else np.append(off_goals, np.int32(board.player))
     origins = np.zeros(board.n, dtype=np.uint8)
     origins[off_goals] = 1
-    removed, parent = _retrograde(
-        board.nbr, board.goal, board.goals, starts.astype(np.int32), origins
+    events, parent, park_cell, park_goal = _retrograde(
+        board.nbr, board.goal, board.goals, starts.astype(np.int32), origins, parking
     )
     # Fill in the reverse of the removal order; parents are positions in that order.
-    fill = removed[::-1]
-    order = board.goals[fill].astype(np.int32)
-    position = np.empty(len(order), dtype=np.int64)
-    position[fill] = np.arange(len(order))
-    up = parent[fill]
-    fill_parent = np.where(up >= 0, position[up], -1).astype(np.int32)
-    return PackingOrder(order, fill_parent)
+    ng = len(board.goals)
+    m = len(events)
+    position = m - 1 - np.arange(m)  # by event: its position in fill order
+    steps = np.empty(m, dtype=np.int32)
+    step_parent = np.full(m, -1, dtype=np.int32)
+    feeds = np.full(m, -1, dtype=np.int32)
+    goal_event = np.empty(ng, dtype=np.int64)
+    for e, what in enumerate(events):
+        if what < ng:
+            goal_event[what] = e
+    for e, what in enumerate(events):
+        at = position[e]
+        if what < ng:
+            steps[at] = board.goals[what]
+        else:
+            steps[at] = park_cell[what - ng]
+            feeds[at] = position[goal_event[park_goal[what - ng]]]
+        if parent[e] >= 0:
+            step_parent[at] = position[parent[e]]
+    # The goals alone: a goal's parent is its nearest goal step above it.
+    is_goal = feeds < 0
+    goal_at = np.cumsum(is_goal) - 1  # by step: its position among the goals
+    order = steps[is_goal]
+    parent_of = np.full(len(order), -1, dtype=np.int32)
+    for at in np.flatnonzero(is_goal):
+        up = step_parent[at]
+        while up >= 0 and not is_goal[up]:
+            up = step_parent[up]
+        if up >= 0:
+            parent_of[goal_at[at]] = goal_at[up]
+    return PackingOrder(order, parent_of, steps, step_parent, feeds)
 
 
 @njit(internal=True)
@@ -113,7 +166,8 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
     -1 when no pulls do, or when no pulls bring it onto a cell of ``origins`` (uint8[n],
-    the start cells of the boxes off the goals; empty: not asked). ``state``: int32[n, 4]
+    the start cells of the boxes off the goals; empty: not asked). Returns (pulls, the
+    cell the box reaches off the goals first, -1 if none). ``state``: int32[n, 4]
     scratch (set to -1 on entry), ``fifo``: int64[4n]; ``pseen``, ``pqueue``: int32[n] and
     ``one``: int32[1] scratch for the player's floods; ``pmark``: int64[1], the flood mark,
     advanced here.
@@ -129,6 +183,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     occ[box] = -1
     result = -1
     first = -1
+    landing = -1
     need = origins.shape[0] > 0
     while head < tail:
         b = fifo[head] // 4
@@ -142,6 +197,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
         steps = state[b, d] + 1
         if not goal[p] and first < 0:
             first = steps
+            landing = p
         if first >= 0 and (not need or origins[p]):
             result = first
             break
@@ -160,18 +216,22 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
     occ[box] = me
     for i in range(tail):
         state[fifo[i] // 4, fifo[i] % 4] = -1
-    return result
+    return result, landing
 
 
 @njit(allocates=True)
-def _retrograde(nbr, goal, goals, starts, origins):
-    """Remove the goal boxes one by one (see the module docstring).
+def _retrograde(nbr, goal, goals, starts, origins, parking):
+    """Remove the goal boxes one by one, parking those that cannot go back to a start
+    (see the module docstring).
 
     ``nbr``: int32[n, 4]; ``goal``: uint8[n]; ``goals``: int32[g]; ``starts``: int32[k],
     cells where the player may stand at the end; ``origins``: uint8[n], the start cells of
-    the boxes off the goals (see :func:`_pulls_out`). Returns (removed int64[g], the goal
-    indices in removal order; parent int64[g], per goal index the goal index whose removal
-    first made it removable, -1 if it was removable from the start or never was).
+    the boxes off the goals (see :func:`_pulls_out`); ``parking``: park the boxes that
+    cannot go back (else remove them, as if they could). Returns (events int64[m], in
+    removal order: goal index i for goal box i removed (or parked), g + j for parked box j
+    leaving; parent int64[m], per event the event whose removal first made it possible,
+    -1 if it was possible from the start; the parking cells int64[p]; per parking the goal
+    index whose box was parked, int64[p]).
     """
     n = nbr.shape[0]
     ng = goals.shape[0]
@@ -186,33 +246,40 @@ def _retrograde(nbr, goal, goals, starts, origins):
     one = np.empty(1, dtype=np.int32)
     state = np.full((n, 4), -1, dtype=np.int32)
     fifo = np.empty(4 * n, dtype=np.int64)
-    sources = np.empty(starts.shape[0] + ng, dtype=np.int32)
+    sources = np.empty(starts.shape[0] + 2 * ng, dtype=np.int32)
     nsources = starts.shape[0]
     copy_into(sources, starts)
-    removed = np.empty(ng, dtype=np.int64)
-    parent = np.full(ng, -1, dtype=np.int64)
+    events = np.empty(2 * ng, dtype=np.int64)
+    parent = np.full(2 * ng, -1, dtype=np.int64)
+    goal_parent = np.full(ng, -1, dtype=np.int64)
     removable = np.zeros(ng, dtype=np.uint8)
     gone = np.zeros(ng, dtype=np.uint8)
-    last = -1
+    park_cell = np.empty(ng, dtype=np.int64)
+    park_goal = np.empty(ng, dtype=np.int64)
+    parked = np.zeros(ng, dtype=np.uint8)  # by parking: still standing on its cell
+    nparks = 0
+    left = ng  # goal boxes not yet removed
+    last = -1  # the last event
+    nev = 0
+    mark = 0
     anywhere = np.zeros(0, dtype=np.uint8)
-    for step in range(ng):
-        _flood(sources, nsources, occ, nbr, seen, step + 1, queue)
-        best, best_pulls = -1, 1 << 30
-        # Pulls back to a box's start first; when no goal box has them (boxes must be
-        # parked inside the goal area first, which this analysis does not plan), pulls
-        # onto any cell off the goals.
-        for wanted in (origins, anywhere):
-            for i in range(ng):
-                if gone[i]:
-                    continue
-                pulls = _pulls_out(
-                    goals[i],
+    # No box off the goals: no start for a parked box to go back to.
+    can_park = parking and origins.any()
+    while left > 0 or parked[:nparks].any():
+        mark += 1
+        _flood(sources, nsources, occ, nbr, seen, mark, queue)
+        # A parked box leaves as soon as pulls bring it back to a start.
+        leave = -1
+        for j in range(nparks):
+            if parked[j]:
+                pulls, _ = _pulls_out(
+                    park_cell[j],
                     occ,
                     nbr,
                     goal,
-                    wanted,
+                    origins,
                     seen,
-                    step + 1,
+                    mark,
                     state,
                     fifo,
                     pseen,
@@ -220,28 +287,84 @@ def _retrograde(nbr, goal, goals, starts, origins):
                     pqueue,
                     one,
                 )
-                if pulls < 0:
-                    continue
-                if not removable[i]:
-                    removable[i] = 1
-                    parent[i] = last
-                if pulls < best_pulls:
-                    best, best_pulls = i, pulls
-            if best >= 0:
-                break
-        if best < 0:
-            # Nothing can be pulled out: the rest keep no order among themselves.
-            for i in range(ng):
-                if not gone[i]:
-                    best = i
+                if pulls >= 0:
+                    leave = j
                     break
-        gone[best] = 1
-        removed[step] = best
-        occ[goals[best]] = -1
-        sources[nsources] = goals[best]
+        best, best_pulls, landing = -1, 1 << 30, -1
+        if leave < 0 and left > 0:
+            # Pulls back to a box's start first; when no goal box has them, pulls onto
+            # the nearest cell off the goals, where the box is parked.
+            for wanted in (origins, anywhere):
+                for i in range(ng):
+                    if gone[i]:
+                        continue
+                    pulls, cell = _pulls_out(
+                        goals[i],
+                        occ,
+                        nbr,
+                        goal,
+                        wanted,
+                        seen,
+                        mark,
+                        state,
+                        fifo,
+                        pseen,
+                        pmark,
+                        pqueue,
+                        one,
+                    )
+                    if pulls < 0:
+                        continue
+                    if not removable[i]:
+                        removable[i] = 1
+                        goal_parent[i] = last
+                    if pulls < best_pulls:
+                        best, best_pulls, landing = i, pulls, cell
+                if best >= 0:
+                    if wanted.shape[0] > 0:
+                        landing = -1  # back to a start: removed, not parked
+                    break
+        if leave < 0 and best < 0:
+            # Nothing can go anywhere: the first parked box leaves anyway, or else the
+            # goal boxes left keep no order among themselves.
+            for j in range(nparks):
+                if parked[j]:
+                    leave = j
+                    break
+            if leave < 0:
+                for i in range(ng):
+                    if not gone[i]:
+                        best = i
+                        break
+        if leave >= 0:
+            parked[leave] = 0
+            cell = park_cell[leave]
+            occ[cell] = -1
+            events[nev] = ng + leave
+            parent[nev] = last
+        else:
+            gone[best] = 1
+            left -= 1
+            cell = goals[best]
+            occ[cell] = -1
+            events[nev] = best
+            parent[nev] = goal_parent[best]
+            if landing >= 0 and can_park:
+                park_cell[nparks] = landing
+                park_goal[nparks] = best
+                parked[nparks] = 1
+                occ[landing] = ng + nparks
+                nparks += 1
+        sources[nsources] = cell
         nsources += 1
-        last = best
-    return removed, parent
+        last = nev
+        nev += 1
+    return (
+        events[:nev].copy(),
+        parent[:nev].copy(),
+        park_cell[:nparks].copy(),
+        park_goal[:nparks].copy(),
+    )
 
 
 @njit(internal=True)
@@ -267,3 +390,45 @@ def packed_count(occ, order, parent, ok):
         if not ok[i] and parent[i] >= 0:
             ok[parent[i]] = 0
     return packed, out
+
+
+@njit(internal=True)
+def steps_packed(occ, steps, parent, feeds, ok):
+    """:func:`packed_count` over the plan's steps (see :class:`PackingOrder`): a parking
+    step holds while a box stands on its cell or on the goal it feeds. Returns (steps
+    packed, boxes on goals out of plan)."""
+    m = steps.shape[0]
+    ok[:m] = 1
+    packed = 0
+    out = 0
+    for i in range(m):
+        f = feeds[i]
+        if occ[steps[i]] >= 0 or (f >= 0 and occ[steps[f]] >= 0):
+            if ok[i]:
+                packed += 1
+            elif f < 0:
+                out += 1
+        else:
+            ok[i] = 0
+        if not ok[i] and parent[i] >= 0:
+            ok[parent[i]] = 0
+    return packed, out
+
+
+@njit(internal=True)
+def ready_steps(occ, steps, parent, feeds, ok, targets):
+    """The first steps of the plan (positions in ``steps``, into ``targets``) that do not
+    hold while every step they must follow holds with its own; returns how many."""
+    m = steps.shape[0]
+    ok[:m] = 1
+    count = 0
+    for i in range(m):
+        f = feeds[i]
+        if occ[steps[i]] < 0 and (f < 0 or occ[steps[f]] < 0):
+            if ok[i] and count < targets.shape[0]:
+                targets[count] = i
+                count += 1
+            ok[i] = 0
+        if not ok[i] and parent[i] >= 0:
+            ok[parent[i]] = 0
+    return count
