@@ -86,7 +86,7 @@ def stall(
         board.nboxes,
         plan.depth,
         most,
-        len(plan.order),
+        len(plan.steps),
         there,
         found.expanded,
         int(counts[PATTERNS]),

@@ -74,8 +74,9 @@ FESS_PROBE = 300
 #: unless it improves a feature, the bound ignored) on a level with many boxes: at 15 s
 #: alone it solves 8 XSokoban levels the other stages miss (19, 61 and 70 in under 500
 #: expansions, 48 2,460, 71 12,902, 25 36,760, 13 76,826, 36 92,210; benchmarks/solver.md,
-#: session 12), where the full search's keys drown.
-FESS_FEATURES = 150_000
+#: session 12), where the full search's keys drown; and 39 in 173,534 with the packing
+#: order's parking steps (session 13).
+FESS_FEATURES = 200_000
 #: Then a short one by the features key without the packed-walls test, which prunes
 #: the way to some solutions (XSokoban 52: 12,071 expansions without it or with the
 #: prefix variant, not within 15 s with the default chain variant; and the other way
@@ -125,7 +126,7 @@ def fast(
     to 60% of the time limit, greedy search with the plain key, then push-optimal A* for
     the rest (see :data:`FAST_STAGES`); on levels with many boxes a short look by the
     feature-space search first, greedy search (130,000 expansions, 0.6 s at least), the
-    feature-space search by the features key alone (150,000 expansions; 30,000 more
+    feature-space search by the features key alone (200,000 expansions; 30,000 more
     without the packed-walls test), with its own keys up to 75% of the limit, and the
     feature-space search without packing macros instead of A* (:data:`FAST_STAGES_BIG`):
     the methods fail on different levels. The result names the stage that ended it in its
