@@ -93,7 +93,7 @@ from sokoban.solve.types import (
 QUEUED, CURSOR, CELLS, SHORT, FROZEN = 5, 6, 7, 8, 9
 # Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
-P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN = range(6, 12)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN, P_PROJECT = range(6, 13)
 #: The frozen-on-goals test runs on levels of at most this many boxes: there it saves
 #: expansions (Microban 153 by the weight key: 68,611 -> 64,510; 139 by the bound key:
 #: 24,620 -> 14,756), while on XSokoban at 60 s, where boxes frozen in goal rooms make it
@@ -214,6 +214,21 @@ def _pop(cells, nxt, counters):
 
 
 @njit(internal=True)
+def _ranks_above(cell, other, conn_cap, oop_cap):
+    """Whether feature ``cell`` is further on than ``other``: more goals packed, or as
+    many and fewer regions, or as many of both and fewer boxes out of plan."""
+    oop, rest = cell % oop_cap, cell // oop_cap
+    conn, packed = rest % conn_cap, rest // conn_cap
+    oop0, rest0 = other % oop_cap, other // oop_cap
+    conn0, packed0 = rest0 % conn_cap, rest0 // conn_cap
+    if packed != packed0:
+        return packed > packed0
+    if conn != conn0:
+        return conn < conn0
+    return oop < oop0
+
+
+@njit(internal=True)
 def _improves(cell, before, conn_cap, oop_cap):
     """Whether feature ``cell`` has more goals packed, fewer regions or fewer boxes out of
     plan than ``before``."""
@@ -249,7 +264,7 @@ def fess_loop(
     :class:`Cells`; ``extra``: int32[3, cap], per node (rows :data:`LINK`, :data:`WEIGHT`,
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
     and the feature cell; ``counters``: int64[10], slots
-    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[12],
+    :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[13],
     slots :data:`P_BUDGET` ... :data:`P_FROZEN`.
 
     Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
@@ -305,6 +320,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
     carry_states = params[P_CARRY]
     packed_walls = params[P_WALLS]
     frozen_goals = params[P_FROZEN] != 0
+    project = params[P_PROJECT] != 0
 
     (
         occ,
@@ -486,6 +502,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
                     ph,
                     parent_key,
                     keykind,
+                    project,
                     board,
                     learned,
                     plan,
@@ -567,6 +584,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
                         ph,
                         parent_key,
                         keykind,
+                        project,
                         board,
                         learned,
                         plan,
@@ -616,6 +634,7 @@ def _place(
     ph,
     parent_key,
     keykind,
+    project,
     board,
     learned,
     plan,
@@ -666,6 +685,7 @@ def _place(
         ph,
         parent_key,
         keykind,
+        project,
         board,
         plan,
         store,
@@ -703,6 +723,7 @@ def _child(
     ph,
     parent_key,
     keykind,
+    project,
     board,
     plan,
     store,
@@ -754,6 +775,8 @@ def _child(
     w = pw
     if (h >= ph or keykind == KEY_FEATURES) and not _improves(cell, pcell, conn_cap, oop_cap):
         w += 1
+    if project and _ranks_above(pcell, cell, conn_cap, oop_cap):
+        cell = pcell  # FESS's projection: a child waits in its best ancestor's cell
     new = counters[NODES]
     counters[NODES] += 1
     weight[new] = w
@@ -842,6 +865,7 @@ class Fess:
         learned: Learned | None = None,
         packed_walls: str = "off",
         frozen_goals: bool | None = None,
+        project: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -890,7 +914,8 @@ class Fess:
             frozen_goals = nb <= FROZEN_BOXES
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
-            + [int(tunnels), int(macros), targets, carry_states, mode, int(frozen_goals)],
+            + [int(tunnels), int(macros), targets, carry_states, mode, int(frozen_goals)]
+            + [int(project)],
             dtype=np.int64,
         )
         self._put_root()
@@ -1131,6 +1156,13 @@ FESS_KEYS = {
         Option("tunnels", bool, True, "tunnel macros (a box goes through in one move)"),
         Option("macros", bool, True, "packing macros (a box carried to the next goal in one move)"),
         Option(
+            "project",
+            bool,
+            False,
+            "a child that gets no further than its parent waits in the parent's feature cell "
+            "(FESS's projection into the best ancestor's cell)",
+        ),
+        Option(
             "parking",
             bool,
             True,
@@ -1169,6 +1201,7 @@ def fess(
                 pairs=two_box,
                 learned=learned,
                 packed_walls=packed_walls,
+                project=options["project"],
             )
             for k in keys
         ]
