@@ -7,7 +7,8 @@ how far its packing got.
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 31 --key features xsokoban
 
 Columns: boxes; the packing order's longest chain of goals that must be filled one after
-another; the most goals packed in order by any stored position, of the goals; how many
+another; the most plan steps packed in order by any stored position (goals, and the
+parking cells of :mod:`sokoban.solve._packing`), of the steps; how many
 stored positions have that many packed; expansions; deadlock patterns learned, corral
 sub-searches run and how many ran out of budget; solved. Few positions at the most packed
 means the last boxes cannot follow (deadlocks the tests miss, or an order that needs
