@@ -45,6 +45,10 @@ from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve._board import Board
 
+#: The pull searches the search for a plan whose parked boxes all leave may run (each a few
+#: floods; XSokoban 88, which has no such plan, takes about 12,000 to say so).
+PARKING_PULLS = 20_000
+
 
 @dataclasses.dataclass(frozen=True)
 class PackingOrder:
@@ -101,9 +105,22 @@ def packing_order(board: Board, *, parking: bool = True) -> PackingOrder:
     starts = off_goals if board.player < 0 else np.append(off_goals, np.int32(board.player))
     origins = np.zeros(board.n, dtype=np.uint8)
     origins[off_goals] = 1
-    events, parent, park_cell, park_goal = _retrograde(
-        board.nbr, board.goal, board.goals, starts.astype(np.int32), origins, parking
-    )
+    starts = starts.astype(np.int32)
+    found = _retrograde(board.nbr, board.goal, board.goals, starts, origins, parking)
+    if len(found[2]) > 0:
+        # Parked boxes: look for a plan where every one leaves by pulls back to a start.
+        found = _ParkingSearch(board, starts, origins).run() or found
+    return _plan(board, *found)
+
+
+def _plan(
+    board: Board,
+    events: np.ndarray,
+    parent: np.ndarray,
+    park_cell: np.ndarray,
+    park_goal: np.ndarray,
+) -> PackingOrder:
+    """The :class:`PackingOrder` of the removal events of :func:`_retrograde`."""
     # Fill in the reverse of the removal order; parents are positions in that order.
     ng = len(board.goals)
     m = len(events)
@@ -138,7 +155,168 @@ def packing_order(board: Board, *, parking: bool = True) -> PackingOrder:
     return PackingOrder(order, parent_of, steps, step_parent, feeds)
 
 
-@njit(internal=True)
+class _ParkingSearch:
+    """A depth-first search over removal orders and parkings (plain Python over the
+    kernels :func:`_flood` and :func:`_pulls_out`) for a plan in which every parked box
+    leaves by pulls back to a start: :func:`_retrograde` parks greedily, on the nearest
+    cell, and a box that leaves only because nothing else could move makes a parking
+    step the forward search cannot take. A parked box that can leave leaves at once;
+    else the goal boxes that can go back to a start are tried, fewest pulls first; only
+    when none can, every goal box on every cell off the goals its pulls reach. On
+    XSokoban 85 the greedy plan parks two boxes on (6, 6), a waypoint; this one parks
+    them on (7, 5) and (8, 5), and fess by its default keys then solves 85 in about
+    42,000 expansions. Gives up after :data:`PARKING_PULLS` pull searches.
+    """
+
+    def __init__(self, board: Board, starts: np.ndarray, origins: np.ndarray) -> None:
+        n = board.n
+        self.board, self.origins = board, origins
+        self.starts = [int(c) for c in starts]
+        self.seen = np.zeros(n, dtype=np.int32)
+        self.queue = np.empty(n, dtype=np.int32)
+        self.pseen = np.zeros(n, dtype=np.int32)
+        self.pqueue = np.empty(n, dtype=np.int32)
+        self.pmark = np.zeros(1, dtype=np.int64)
+        self.one = np.empty(1, dtype=np.int32)
+        self.state = np.full((n, 4), -1, dtype=np.int32)
+        self.fifo = np.empty(4 * n, dtype=np.int64)
+        self.mark = 0
+        self.calls = 0
+
+    def flood(self, occ: np.ndarray, sources: list[int]) -> None:
+        self.mark += 1
+        cells = np.array(sources, dtype=np.int32)
+        _flood(cells, len(cells), occ, self.board.nbr, self.seen, self.mark, self.queue)
+
+    def pulls(self, cell: int, occ: np.ndarray, wanted: np.ndarray) -> int:
+        self.calls += 1
+        b = self.board
+        found, _ = _pulls_out(
+            cell, occ, b.nbr, b.goal, wanted, self.seen, self.mark, self.state, self.fifo,
+            self.pseen, self.pmark, self.pqueue, self.one,
+        )  # fmt: skip
+        return int(found)
+
+    def run(self) -> tuple[np.ndarray, ...] | None:
+        b = self.board
+        ng = len(b.goals)
+        occ = np.full(b.n, -1, dtype=np.int32)
+        occ[b.goals] = np.arange(ng, dtype=np.int32)
+        steps = self._search(occ, list(self.starts), [], [], ng)
+        return None if steps is None else self._events(steps)
+
+    def _search(
+        self, occ: np.ndarray, sources: list[int], parked: list[tuple[int, int]],
+        steps: list[tuple[str, int, int]], left: int,
+    ) -> list[tuple[str, int, int]] | None:  # fmt: skip
+        """The steps ("remove", goal index, -1), ("park", goal index, cell), ("leave",
+        goal index, cell) of a plan from here, or None."""
+        if self.calls > PARKING_PULLS:
+            return None
+        if left == 0 and not parked:
+            return steps
+        b = self.board
+        self.flood(occ, sources)
+        for j, (cell, i) in enumerate(parked):
+            if self.pulls(cell, occ, self.origins) >= 0:
+                occ[cell] = -1
+                rest = parked[:j] + parked[j + 1 :]
+                return self._search(occ, [*sources, cell], rest, [*steps, ("leave", i, cell)], left)
+        ready = []
+        for i in range(ng := len(b.goals)):
+            if occ[b.goals[i]] == i:
+                pulls = self.pulls(int(b.goals[i]), occ, self.origins)
+                if pulls >= 0:
+                    ready.append((pulls, i))
+        for _, i in sorted(ready):
+            g = int(b.goals[i])
+            occ[g] = -1
+            found = self._search(occ, [*sources, g], parked, [*steps, ("remove", i, -1)], left - 1)
+            if found is not None:
+                return found
+            occ[g] = i
+        if ready:
+            return None
+        places = []
+        for i in range(ng):
+            if occ[b.goals[i]] == i:
+                places += [(p, i, c) for p, c in self._landings(int(b.goals[i]), occ)]
+        for _, i, cell in sorted(places):
+            g = int(b.goals[i])
+            occ[g], occ[cell] = -1, ng + i
+            found = self._search(
+                occ, [*sources, g], [*parked, (cell, i)], [*steps, ("park", i, cell)], left - 1
+            )
+            if found is not None:
+                return found
+            occ[g], occ[cell] = i, -1
+            self.flood(occ, sources)
+        return None
+
+    def _landings(self, cell: int, occ: np.ndarray) -> list[tuple[int, int]]:
+        """(pulls, cell) for each free cell off the goals that pulls bring the box on
+        ``cell`` onto (the player on the cells flooded last)."""
+        b = self.board
+        wanted = np.zeros(b.n, dtype=np.uint8)
+        found = []
+        for c in np.flatnonzero((b.goal == 0) & (occ < 0)):
+            wanted[c] = 1
+            pulls = self.pulls(cell, occ, wanted)
+            wanted[c] = 0
+            if pulls >= 0:
+                found.append((pulls, int(c)))
+        return found
+
+    def _events(self, steps: list[tuple[str, int, int]]) -> tuple[np.ndarray, ...]:
+        """The steps as :func:`_retrograde`'s events, with its parents: replayed, each
+        goal's parent is the event after which it could first be removed."""
+        b = self.board
+        ng = len(b.goals)
+        occ = np.full(b.n, -1, dtype=np.int32)
+        occ[b.goals] = np.arange(ng, dtype=np.int32)
+        sources = list(self.starts)
+        removable = np.zeros(ng, dtype=bool)
+        goal_parent = np.full(ng, -1, dtype=np.int64)
+        events: list[int] = []
+        parent: list[int] = []
+        park_cell: list[int] = []
+        park_goal: list[int] = []
+        index: dict[int, int] = {}
+        last = -1
+        anywhere = np.zeros(0, dtype=np.uint8)
+        for kind, i, cell in steps:
+            self.flood(occ, sources)
+            for wanted in (self.origins, anywhere) if kind == "park" else (self.origins,):
+                for k in range(ng):
+                    if occ[b.goals[k]] == k and not removable[k]:
+                        if self.pulls(int(b.goals[k]), occ, wanted) >= 0:
+                            removable[k], goal_parent[k] = True, last
+            if kind == "leave":
+                events.append(ng + index[cell])
+                parent.append(last)
+                occ[cell] = -1
+                sources.append(cell)
+            else:
+                events.append(i)
+                parent.append(int(goal_parent[i]))
+                g = int(b.goals[i])
+                occ[g] = -1
+                sources.append(g)
+                if kind == "park":
+                    index[cell] = len(park_cell)
+                    park_cell.append(cell)
+                    park_goal.append(i)
+                    occ[cell] = ng + i
+            last = len(events) - 1
+        return (
+            np.array(events, dtype=np.int64),
+            np.array(parent, dtype=np.int64),
+            np.array(park_cell, dtype=np.int64),
+            np.array(park_goal, dtype=np.int64),
+        )
+
+
+@njit
 def _flood(sources, count, occ, nbr, seen, mark, queue):
     """Mark ``seen[c] = mark`` on the free cells (``occ < 0``) reachable from the first
     ``count`` of ``sources`` (int32[k]); ``occ``, ``seen``, ``queue``: int32[n]."""
@@ -161,7 +339,7 @@ def _flood(sources, count, occ, nbr, seen, mark, queue):
                 tail += 1
 
 
-@njit(internal=True)
+@njit
 def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pmark, pqueue, one):
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;

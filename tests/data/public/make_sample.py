@@ -37,7 +37,7 @@ SAMPLE = {
         155,
     ],
     "microban2.xsb": [1, 2, 54],
-    "xsokoban.xsb": [1, 2, 29, 87, 88],
+    "xsokoban.xsb": [1, 2, 29, 85, 87, 88],
     "boxoban/unfiltered_test_000.txt": [1, 2, 3],
     "boxoban/medium_valid_000.txt": [1, 2, 3],
     "boxoban/hard_000.txt": [1, 2, 3],
