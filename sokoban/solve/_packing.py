@@ -22,7 +22,10 @@ cell before the goals that would cut it off are filled, and push it on to its go
 later. On XSokoban 88 the goal (3, 5) is filled only from (2, 5), which the goals above
 it cut off: without parking the order fills those first and the search stalls with 16 of
 23 goals packed. When neither a goal box nor a parked box can go anywhere, the parked
-box that was parked first leaves anyway (the plan gives up on it).
+box that was parked first leaves anyway (the plan gives up on it). Where this greedy
+analysis parks, a depth-first search over removal orders and parking cells
+(:class:`_ParkingSearch`) looks for a plan in which every parked box leaves by pulls back
+to a start, and takes it when it finds one (XSokoban 85).
 
 Besides the order, the analysis records which box blocked which: when removing box P
 (or a parked box leaving) makes box X removable for the first time, P's step is the
