@@ -214,13 +214,18 @@ def _pop(cells, nxt, counters):
 
 
 @njit(internal=True)
+def _features(cell, conn_cap, oop_cap):
+    """(goals packed, regions column, boxes out of plan) of feature ``cell``."""
+    oop, rest = cell % oop_cap, cell // oop_cap
+    return rest // conn_cap, rest % conn_cap, oop
+
+
+@njit(internal=True)
 def _ranks_above(cell, other, conn_cap, oop_cap):
     """Whether feature ``cell`` is further on than ``other``: more goals packed, or as
     many and fewer regions, or as many of both and fewer boxes out of plan."""
-    oop, rest = cell % oop_cap, cell // oop_cap
-    conn, packed = rest % conn_cap, rest // conn_cap
-    oop0, rest0 = other % oop_cap, other // oop_cap
-    conn0, packed0 = rest0 % conn_cap, rest0 // conn_cap
+    packed, conn, oop = _features(cell, conn_cap, oop_cap)
+    packed0, conn0, oop0 = _features(other, conn_cap, oop_cap)
     if packed != packed0:
         return packed > packed0
     if conn != conn0:
@@ -232,10 +237,8 @@ def _ranks_above(cell, other, conn_cap, oop_cap):
 def _improves(cell, before, conn_cap, oop_cap):
     """Whether feature ``cell`` has more goals packed, fewer regions or fewer boxes out of
     plan than ``before``."""
-    oop, rest = cell % oop_cap, cell // oop_cap
-    conn, packed = rest % conn_cap, rest // conn_cap
-    oop0, rest0 = before % oop_cap, before // oop_cap
-    conn0, packed0 = rest0 % conn_cap, rest0 // conn_cap
+    packed, conn, oop = _features(cell, conn_cap, oop_cap)
+    packed0, conn0, oop0 = _features(before, conn_cap, oop_cap)
     return packed > packed0 or conn < conn0 or oop < oop0
 
 
@@ -265,7 +268,7 @@ def fess_loop(
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
     and the feature cell; ``counters``: int64[10], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[13],
-    slots :data:`P_BUDGET` ... :data:`P_FROZEN`.
+    slots :data:`P_BUDGET` ... :data:`P_PROJECT`.
 
     Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
     :func:`~sokoban.solve._best_first.expand_loop`).
@@ -877,9 +880,11 @@ class Fess:
         #: The corral memo and the deadlock patterns learned (shareable between searches).
         self.learned = learned if learned is not None else no_learned()
         plan = self.plan
-        rowof = np.searchsorted(board.goals, plan.steps)
-        sdist = board.dist[np.minimum(rowof, len(board.goals) - 1)]
+        # The lone box's push distances to each step's cell: a goal's row of board.dist,
+        # a parking cell's computed here.
         parks = plan.feeds >= 0
+        sdist = np.empty((len(plan.steps), board.n), dtype=np.int32)
+        sdist[~parks] = board.dist[np.searchsorted(board.goals, plan.steps[~parks])]
         if parks.any():
             sdist[parks] = push_distances(board.nbr, plan.steps[parks], board.sides)
         mode = PACKED_WALLS[packed_walls]
@@ -894,7 +899,7 @@ class Fess:
             plan.steps,
             plan.step_parent,
             plan.feeds,
-            np.ascontiguousarray(sdist, dtype=np.int32),
+            sdist,
         )
         self.store = new_store(capacity, nb)
         self.table = np.full(2 * capacity, -1, dtype=np.int32)

@@ -225,8 +225,9 @@ class _ParkingSearch:
                 occ[cell] = -1
                 rest = parked[:j] + parked[j + 1 :]
                 return self._search(occ, [*sources, cell], rest, [*steps, ("leave", i, cell)], left)
+        ng = len(b.goals)
         ready = []
-        for i in range(ng := len(b.goals)):
+        for i in range(ng):
             if occ[b.goals[i]] == i:
                 pulls = self.pulls(int(b.goals[i]), occ, self.origins)
                 if pulls >= 0:
@@ -574,6 +575,14 @@ def packed_count(occ, order, parent, ok):
 
 
 @njit(internal=True)
+def _holds(occ, steps, feeds, i):
+    """Whether step ``i`` of the plan holds: a box on its cell, or for a parking on the
+    goal it feeds (the box moved on)."""
+    f = feeds[i]
+    return occ[steps[i]] >= 0 or (f >= 0 and occ[steps[f]] >= 0)
+
+
+@njit(internal=True)
 def steps_packed(occ, steps, parent, feeds, ok):
     """:func:`packed_count` over the plan's steps (see :class:`PackingOrder`): a parking
     step holds while a box stands on its cell or on the goal it feeds. Returns (steps
@@ -583,11 +592,10 @@ def steps_packed(occ, steps, parent, feeds, ok):
     packed = 0
     out = 0
     for i in range(m):
-        f = feeds[i]
-        if occ[steps[i]] >= 0 or (f >= 0 and occ[steps[f]] >= 0):
+        if _holds(occ, steps, feeds, i):
             if ok[i]:
                 packed += 1
-            elif f < 0:
+            elif feeds[i] < 0:
                 out += 1
         else:
             ok[i] = 0
@@ -604,8 +612,7 @@ def ready_steps(occ, steps, parent, feeds, ok, targets):
     ok[:m] = 1
     count = 0
     for i in range(m):
-        f = feeds[i]
-        if occ[steps[i]] < 0 and (f < 0 or occ[steps[f]] < 0):
+        if not _holds(occ, steps, feeds, i):
             if ok[i] and count < targets.shape[0]:
                 targets[count] = i
                 count += 1
