@@ -36,9 +36,7 @@ EXAMPLES = 15
 
 _folder = Path(tempfile.mkdtemp(prefix="sokoban-fuzz-"))
 atexit.register(shutil.rmtree, _folder, ignore_errors=True)
-APP = create_app(
-    Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2, daily_maker=quick_daily)
-)
+APP = create_app(Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2, daily_maker=quick_daily))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
