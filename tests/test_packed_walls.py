@@ -19,6 +19,7 @@ from sokoban.solve._packed_walls import (
     goals_short,
     goals_short_chain,
     must_precede,
+    new_frozen_cache,
     new_scratch,
 )
 from sokoban.solve._packing import PackingOrder, packing_order
@@ -307,20 +308,29 @@ FROZEN_FOOT = """
 #######"""
 
 
-def frozen(board: Board, cells: list[int]) -> bool:
-    """The kernel's sound test on the boxes at floor indices ``cells``."""
+def frozen(
+    board: Board, cells: list[int], cache: tuple[np.ndarray, np.ndarray] | None = None
+) -> bool:
+    """The kernel's sound test on the boxes at floor indices ``cells``, with a fresh
+    cache of floods unless ``cache`` is given."""
     boxes = np.array(cells, dtype=np.int16)
     ng = len(board.goals)
-    result, _ = frozen_short(
+    occ = np.full(board.n, -1, np.int32)
+    occ[boxes] = np.arange(len(boxes))
+    zbox = board.kernel_board().zbox
+    result = frozen_short(
         boxes,
+        occ,
         board.nbr,
         board.goal,
+        board.dead,
+        zbox,
         board.goals.astype(np.int32),
         np.zeros(ng, np.uint8),
         np.zeros(board.n, np.uint8),
-        np.zeros(board.n, np.int32),
-        1,
+        np.zeros(board.n, np.uint8),
         new_scratch(board.n, len(boxes), ng, False),
+        new_frozen_cache(board.n, ng) if cache is None else cache,
     )
     return bool(result)
 
@@ -336,6 +346,51 @@ def test_a_box_frozen_on_a_goal_that_walls_in_others_is_a_proof() -> None:
     lower = sorted(set(start) - {floor(board, 1, 4)} | {floor(board, 1, 3)})
     assert not frozen(board, lower)
     assert naive.fewest_pushes(lv.moved(boxes=[int(board.cells[c]) for c in lower])) is not None
+
+
+# A 2x2 block of boxes, three on goals: no side of it touches a wall, yet each box is
+# held by the others (the recursive freeze test), and the fourth is off its goal.
+FROZEN_BLOCK = """
+#######
+#     #
+# **  #
+# *$ .#
+#  @  #
+#######"""
+
+
+def test_a_block_frozen_by_its_own_boxes_with_one_off_the_goals_is_a_proof() -> None:
+    lv = level(FROZEN_BLOCK)
+    board = Board(lv)
+    assert frozen(board, sorted(int(c) for c in board.boxes))
+    assert naive.fewest_pushes(lv) is None
+    # The off-goal box one cell down: the block is broken and nothing is frozen.
+    moved = sorted(set(int(c) for c in board.boxes) - {floor(board, 3, 3)} | {floor(board, 3, 4)})
+    assert not frozen(board, moved)
+
+
+def test_a_shared_cache_of_floods_answers_as_a_fresh_one() -> None:
+    # The kernel keeps each frozen set's floods; many positions of one board through one
+    # cache (slots reused by other sets) must answer as each with a cache of its own.
+    rng = random.Random(11)
+    boards = 0
+    outcomes = {True: 0, False: 0}
+    while boards < 12:
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        boards += 1
+        board = Board(lv)
+        cache = new_frozen_cache(board.n, len(board.goals))
+        pool = [int(g) for g in board.goals] * 3 + list(range(board.n))
+        for _ in range(60):
+            cells = sorted(set(rng.sample(pool, 4)))
+            if len(cells) < 4:
+                continue
+            got = frozen(board, cells, cache)
+            assert got == frozen(board, cells), (lv.xsb(), cells)
+            outcomes[got] += 1
+    assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
 
 
 def test_the_frozen_test_never_prunes_a_solvable_position() -> None:
@@ -360,7 +415,7 @@ def test_the_frozen_test_never_prunes_a_solvable_position() -> None:
     assert outcomes[False] > outcomes[True]
 
 
-def test_both_tests_return_a_mark_no_cell_holds_yet() -> None:
+def test_the_chain_test_returns_a_mark_no_cell_holds_yet() -> None:
     # The fess kernel floods its regions from the mark returned: a cell left with that
     # mark would count as seen (a wrong feature cell, and a search that depended on where
     # the driver's kernel calls fell).
@@ -387,21 +442,5 @@ def test_both_tests_return_a_mark_no_cell_holds_yet() -> None:
         seen,
         1,
         new_scratch(board.n, len(cells), ng, False),
-    )
-    assert seen.max() > 0 and mark > seen.max()
-    lv = level(FROZEN_FOOT)
-    board = Board(lv)
-    ng = len(board.goals)
-    seen = np.zeros(board.n, np.int32)
-    _, mark = frozen_short(
-        np.array(sorted(int(c) for c in board.boxes), dtype=np.int16),
-        board.nbr,
-        board.goal,
-        board.goals.astype(np.int32),
-        np.zeros(ng, np.uint8),
-        np.zeros(board.n, np.uint8),
-        seen,
-        1,
-        new_scratch(board.n, len(board.boxes), ng, False),
     )
     assert seen.max() > 0 and mark > seen.max()

@@ -68,7 +68,13 @@ from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._packed_walls import frozen_short, goals_short, goals_short_chain, must_precede
+from sokoban.solve._packed_walls import (
+    frozen_short,
+    goals_short,
+    goals_short_chain,
+    must_precede,
+    new_frozen_cache,
+)
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import PackingOrder, packing_order, ready_steps, steps_packed
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
@@ -94,11 +100,6 @@ QUEUED, CURSOR, CELLS, SHORT, FROZEN = 5, 6, 7, 8, 9
 # Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
 P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN, P_PROJECT = range(6, 13)
-#: The frozen-on-goals test runs on levels of at most this many boxes: there it saves
-#: expansions (Microban 153 by the weight key: 68,611 -> 64,510; 139 by the bound key:
-#: 24,620 -> 14,756), while on XSokoban at 60 s, where boxes frozen in goal rooms make it
-#: flood from every goal, side-by-side runs lost levels with it (32 and 42).
-FROZEN_BOXES = 10
 #: Goals of the packing order a node tries to carry a box to (the first ones ready), and
 #: the boxes tried per goal at most, nearest by push distance first, until one is carried.
 MACRO_TARGETS, MACRO_BOXES = 1, 3
@@ -288,8 +289,9 @@ def fess_loop(
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
     fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
+    fcache = new_frozen_cache(n if frozen_goals else 1, ng if frozen_goals else 0)
     tomatch = np.zeros(ng, dtype=np.uint8)
-    own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, tomatch)
+    own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, fcache, tomatch)
     scratch = work_arrays(n, nb)
     code: int = _fess_steps(
         board, learned, plan, store, table, cells, extra, counters, params, scratch, own
@@ -302,8 +304,8 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
     """The body of :func:`fess_loop`, its work arrays in ``scratch``
     (:func:`~sokoban.solve._best_first.work_arrays`) and ``own`` (seen3 int32[n], ok
     uint8[m] all 1, the carry's queue int32[3, 4n] and stamps int32[4n], the macro
-    targets and picks, the packed-walls scratch and wall map, the frozen-goals scratch,
-    tomatch uint8[g]), fresh for each call: without numba's runtime, so that the many
+    targets and picks, the packed-walls scratch and wall map, the frozen-goals scratch
+    and cache, tomatch uint8[g]), fresh for each call: without numba's runtime, so that the many
     arrays it hands to the kernels it calls per child are not reference-counted."""
     nxt, weight, cellof = extra[LINK], extra[WEIGHT], extra[CELL]
     nbr, goal, dead, dist = board.nbr, board.goal, board.dead, board.dist
@@ -346,7 +348,7 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
         order_k,
         cscratch,
     ) = scratch
-    seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, tomatch = own
+    seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, fcache, tomatch = own
     stamp = 0
     mark = 0
     mark2 = 0
@@ -418,8 +420,19 @@ def _fess_steps(board, learned, plan, store, table, cells, extra, counters, para
         # Boxes frozen on goals are walls for good: a proof (unlike the test above).
         stuck = False
         if frozen_goals:
-            stuck, mark3 = frozen_short(
-                nd_boxes[node], nbr, goal, order, tomatch, wall, seen3, mark3, fscratch
+            stuck = frozen_short(
+                nd_boxes[node],
+                occ,
+                nbr,
+                goal,
+                dead,
+                board.zbox,
+                order,
+                tomatch,
+                wall,
+                stack,
+                fscratch,
+                fcache,
             )
         if stuck:
             counters[FROZEN] += 1
@@ -850,8 +863,10 @@ class Fess:
     (:mod:`sokoban.solve._corral_deadlock`; searches of one level share them), none by
     default; ``packed_walls``: the heuristic test of :mod:`sokoban.solve._packed_walls`,
     a key of :data:`PACKED_WALLS`; ``frozen_goals``: run its sound variant
-    (:func:`~sokoban.solve._packed_walls.frozen_short`; ``None``: on levels of at most
-    :data:`FROZEN_BOXES` boxes)."""
+    (:func:`~sokoban.solve._packed_walls.frozen_short`) on every level: it saves
+    expansions on small ones (Microban 153 by the weight key: 68,611 -> 64,510) and,
+    with its floods kept per frozen set, solves XSokoban 16 and 20 at 60 s by ``fast``
+    (benchmarks/solver.md, session 14)."""
 
     def __init__(
         self,
@@ -867,7 +882,7 @@ class Fess:
         pairs: bool | tuple[np.ndarray, ...] = True,
         learned: Learned | None = None,
         packed_walls: str = "off",
-        frozen_goals: bool | None = None,
+        frozen_goals: bool = True,
         project: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
@@ -915,8 +930,6 @@ class Fess:
         # The packed-walls test caches a floor map per goal and packed prefix.
         if mode == WALLS_PREFIX and (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
             mode = WALLS_OFF
-        if frozen_goals is None:
-            frozen_goals = nb <= FROZEN_BOXES
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
             + [int(tunnels), int(macros), targets, carry_states, mode, int(frozen_goals)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from sokoban._jit import njit
+from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, frozen
 from sokoban.solve._packing import packed_count
 
 
@@ -262,47 +263,74 @@ def _short(reach, packed, nb, ng, match, empty):
     return False
 
 
+#: Frozen sets whose goals' floods :func:`frozen_short` keeps (a direct-mapped cache by
+#: the set's Zobrist key; a power of two).
+FROZEN_SETS = 256
+
+
+def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cache of :func:`frozen_short`: per slot the Zobrist key of a frozen set (0:
+    empty) int64[FROZEN_SETS], and per slot and goal the cells a lone box reaches that
+    goal from with that set as walls, uint8[FROZEN_SETS, g, n]."""
+    return (
+        np.zeros(FROZEN_SETS, dtype=np.int64),
+        np.zeros((FROZEN_SETS, max(ngoals, 1), n), dtype=np.uint8),
+    )
+
+
 @njit(internal=True)
-def frozen_short(boxes, nbr, goal, order, tomatch, wall, seen, mark, scratch):
+def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack, scratch, cache):
     """Whether the boxes frozen on goals, standing as walls, leave some other goal with no
     box of its own that can reach it alone: a proof of deadlock, unlike the packed-walls
     test (a frozen box never moves again, and lone-box reach is generous). Microban 153:
     a box pushed onto the corner goal at the foot of the goal column freezes there, and
     the goals above can then never be pushed into (the player would have to stand on it).
-    Returns (short, next free mark of ``seen``).
+    XSokoban 31: with the goal room below packed, the goal (10, 8) is reached only from
+    the right, by the one box that starts there; once that box is spent on another goal
+    the search drowns below the last goal.
 
-    Frozen here: a box on a goal with a wall or a frozen box on one side along each axis,
-    found by repeated passes (not the recursive freeze test of
-    :mod:`sokoban.solve._deadlock`, which numba's cache mishandles when called from the
-    fess kernel).
+    Frozen: by the recursive test of :func:`sokoban.solve._deadlock.frozen` (boxes beside
+    it count when they are frozen themselves), so a packed room's boxes are frozen as a
+    block. A group frozen with a box off the goals is a deadlock too. The goals' floods
+    depend only on the frozen set: ``cache`` (:func:`new_frozen_cache`) keeps them per set,
+    so a test whose set was seen before is a bipartite matching only.
 
-    ``boxes``: int16[nb] cells; ``nbr``: int32[n, 4]; ``goal``: uint8[n]; ``order``:
-    int32[g], every goal; ``tomatch``: uint8[g] scratch; ``wall``: uint8[n] scratch (left
-    zero); ``seen``: int32[n] flood marks; ``scratch``: from :func:`new_scratch` with
-    ``ngoals`` = g."""
+    ``boxes``: int16[nb] cells; ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
+    ``goal``, ``dead``: uint8[n]; ``zbox``: int64[n], Zobrist keys; ``order``: int32[g],
+    every goal; ``tomatch``: uint8[g] scratch; ``wall``, ``stack``: uint8[n] scratch
+    (left zero); ``scratch``: from :func:`new_scratch` with ``ngoals`` = g."""
     _, _, reach, match, queue = scratch
+    keys, floods = cache
     nb = boxes.shape[0]
     ng = order.shape[0]
     count = 0
-    changed = True
-    while changed:
-        changed = False
+    key = 0
+    dead_group = False
+    for k in range(nb):
+        c = boxes[k]
+        if not goal[c]:
+            continue
+        r = frozen(c, occ, nbr, goal, dead, stack)
+        if r == FROZEN_OFF_GOAL:
+            dead_group = True
+            break
+        if r == FROZEN_ON_GOALS:
+            wall[c] = 1
+            key ^= zbox[c]
+            count += 1
+    if dead_group or count == 0:
         for k in range(nb):
-            c = boxes[k]
-            if wall[c] or not goal[c]:
-                continue
-            blocked = 0
-            for axis in range(2):
-                a = nbr[c, axis]
-                b = nbr[c, axis + 2]
-                if a < 0 or b < 0 or wall[a] or wall[b]:
-                    blocked += 1
-            if blocked == 2:
-                wall[c] = 1
-                count += 1
-                changed = True
-    if count == 0:
-        return False, mark
+            wall[boxes[k]] = 0
+        return dead_group
+    slot = key & (keys.shape[0] - 1)
+    if key == 0:
+        key = 1  # 0 marks an empty slot
+    if keys[slot] != key:
+        keys[slot] = key
+        for i in range(ng):
+            floods[slot, i, :] = 0
+            if not wall[order[i]]:
+                _pull_flood(order[i], nbr, wall, wall[:0], floods[slot, i], 1, queue)
     reach[:, :] = 0
     short = False
     for i in range(ng):
@@ -310,11 +338,9 @@ def frozen_short(boxes, nbr, goal, order, tomatch, wall, seen, mark, scratch):
         if wall[order[i]]:
             continue
         tomatch[i] = 1
-        mark += 1
-        _pull_flood(order[i], nbr, wall, wall[:0], seen, mark, queue)
         reached = False
         for k in range(nb):
-            if not wall[boxes[k]] and seen[boxes[k]] == mark:
+            if not wall[boxes[k]] and floods[slot, i, boxes[k]]:
                 reach[k, i] = 1
                 reached = True
         if not reached:
@@ -323,5 +349,5 @@ def frozen_short(boxes, nbr, goal, order, tomatch, wall, seen, mark, scratch):
     for k in range(nb):
         wall[boxes[k]] = 0
     if short:
-        return True, mark + 1  # the next free mark, as in goals_short_chain
-    return _short(reach, -1, nb, ng, match, tomatch), mark + 1
+        return True
+    return _short(reach, -1, nb, ng, match, tomatch)
