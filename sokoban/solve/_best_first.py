@@ -33,6 +33,8 @@ from sokoban.solve._corral import pi_corral
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._packed_walls import frozen_short, new_frozen_cache
+from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_dead, pair_table
 from sokoban.solve._path import expand
@@ -60,6 +62,8 @@ P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL
 )
 #: The slot of the plan penalty: what each box out of plan adds to the key's bound.
 P_PLAN = 10
+#: The slot of the frozen-on-goals test (:func:`sokoban.solve._packed_walls.frozen_short`).
+P_FROZEN = 11
 #: Tie-breaks among equal keys: none (LIFO), deeper nodes first (the least lower bound),
 #: fewer moves first (the least walking so far: with the pushes fixed by the key, the path
 #: with the fewest moves).
@@ -182,10 +186,22 @@ def expand_loop(
     kernel recompiles everything it calls: seconds of cold compile for nothing).
     """
     n = board.nbr.shape[0]
+    nb = store.boxes.shape[1]
     ok = np.ones(plan[0].shape[0], dtype=np.uint8)
-    scratch = work_arrays(n, store.boxes.shape[1])
+    frozen_goals = params[P_FROZEN] != 0
+    goals = np.flatnonzero(board.goal).astype(np.int32) if frozen_goals else np.zeros(0, np.int32)
+    ng = goals.shape[0]
+    own = (
+        ok,
+        goals,
+        np.zeros(n, dtype=np.uint8),
+        np.zeros(ng, dtype=np.uint8),
+        walls_scratch(n, nb, ng, False),
+        new_frozen_cache(n if frozen_goals else 1, ng),
+    )
+    scratch = work_arrays(n, nb)
     code: int = _expand_steps(
-        board, learned, plan, store, table, queue, counters, params, scratch, ok
+        board, learned, plan, store, table, queue, counters, params, scratch, own
     )
     return code
 
@@ -222,9 +238,11 @@ def work_arrays(n: int, nb: int) -> tuple[Any, ...]:
 
 
 @njit
-def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, ok):
+def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, own):
     """The body of :func:`expand_loop`, its work arrays in ``scratch``
-    (:func:`work_arrays`) and ``ok`` (uint8[g], all 1), fresh for each call: without
+    (:func:`work_arrays`) and ``own`` (ok uint8[g] all 1; for the frozen-on-goals test
+    every goal int32[g], a wall map uint8[n], tomatch uint8[g], its scratch and cache;
+    empty when the test is off), fresh for each call: without
     numba's runtime, so that the many arrays it hands to the kernels it calls per child
     are not reference-counted."""
     nbr, goal, dead, dist, zbox, zplayer = (
@@ -286,6 +304,8 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
         order,
         cscratch,
     ) = scratch
+    ok, goals, wall, tomatch, fscratch, fcache = own
+    frozen_goals = params[P_FROZEN] != 0
     mark = 0
     mark2 = 0
     steps = 0
@@ -325,6 +345,24 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
         last = nd_last[node]
         if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
             nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
+        ):
+            for k in range(nb):
+                occ[nd_boxes[node, k]] = -1
+            continue
+        # Boxes frozen on goals are walls for good: a proof, so optimal searches may use it.
+        if frozen_goals and frozen_short(
+            nd_boxes[node],
+            occ,
+            nbr,
+            goal,
+            dead,
+            zbox,
+            goals,
+            tomatch,
+            wall,
+            stack,
+            fscratch,
+            fcache,
         ):
             for k in range(nb):
                 occ[nd_boxes[node, k]] = -1
@@ -496,7 +534,10 @@ class Search:
     when ``learn``, with the boxes next to the fence when ``neighbours``; ``learned``: the
     memo and patterns to use (another search's of the same level), else new ones;
     ``plan_penalty``: what each box on a goal out of the packing order's plan adds to the
-    bound in the queue key (0: nothing; a guide for greedy search, not a bound).
+    bound in the queue key (0: nothing; a guide for greedy search, not a bound);
+    ``frozen_goals``: the frozen-on-goals test on each node expanded
+    (:func:`sokoban.solve._packed_walls.frozen_short`; a proof, so the optimal methods
+    stay optimal).
     """
 
     def __init__(
@@ -516,6 +557,7 @@ class Search:
         neighbours: bool = False,
         learned: Learned | None = None,
         plan_penalty: int = 0,
+        frozen_goals: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -555,7 +597,7 @@ class Search:
         self.counters = np.zeros(8, dtype=np.int64)
         self.params = np.array(
             [BOUNDS[bound], wg, wh, int(exact), 0, TIES[tiebreak], max_edge, hmax]
-            + [int(corrals), int(tunnels), plan_penalty],
+            + [int(corrals), int(tunnels), plan_penalty, int(frozen_goals)],
             dtype=np.int64,
         )
         self._put_root(exact)
@@ -751,6 +793,13 @@ DEADLOCK_OPTIONS = (
         False,
         "a corral's sub-search also moves the boxes next to its fence [corral_deadlocks]",
     ),
+    Option(
+        "frozen_goals",
+        bool,
+        True,
+        "prune a position whose boxes frozen on goals, as walls, leave some goal no box can"
+        " reach alone (a proof)",
+    ),
 )
 
 
@@ -770,6 +819,7 @@ FAST_DEADLOCK_OPTIONS = (
 FESS_DEADLOCK_OPTIONS = (
     *FAST_DEADLOCK_OPTIONS[:3],
     dataclasses.replace(DEADLOCK_OPTIONS[3], default=True),
+    *FAST_DEADLOCK_OPTIONS[4:],
 )
 
 

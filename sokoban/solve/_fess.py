@@ -1219,6 +1219,7 @@ def fess(
                 pairs=two_box,
                 learned=learned,
                 packed_walls=packed_walls,
+                frozen_goals=options["frozen_goals"],
                 project=options["project"],
             )
             for k in keys
