@@ -167,6 +167,7 @@ def expand_loop(
     queue: Any,
     counters: Any,
     params: Any,
+    frozen_cache: Any = None,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
@@ -179,7 +180,10 @@ def expand_loop(
     when ``params[P_PLAN]`` > 0: each box on a goal out of plan adds that much to the
     bound the queue keys take (and ``store.h`` keeps); ``store``: a :class:`Store`;
     ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
-    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[11], slots :data:`P_BOUND` ...
+    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[12], slots :data:`P_BOUND` ...;
+    ``frozen_cache``: the frozen-goals test's floods per frozen set
+    (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
+    to call (``None``: a fresh one).
 
     Plain Python around the kernel :func:`_expand_steps`: it makes the work arrays, so that
     the kernel needs neither numba's runtime nor a compiled wrapper of its own (a wrapper
@@ -197,7 +201,7 @@ def expand_loop(
         np.zeros(n, dtype=np.uint8),
         np.zeros(ng, dtype=np.uint8),
         walls_scratch(n, nb, ng, False),
-        new_frozen_cache(n if frozen_goals else 1, ng),
+        new_frozen_cache(n if frozen_goals else 1, ng) if frozen_cache is None else frozen_cache,
     )
     scratch = work_arrays(n, nb)
     code: int = _expand_steps(
@@ -600,6 +604,10 @@ class Search:
             + [int(corrals), int(tunnels), plan_penalty, int(frozen_goals)],
             dtype=np.int64,
         )
+        #: The frozen-goals test's floods per frozen set, kept from call to call.
+        self.frozen_cache = new_frozen_cache(
+            board.n if frozen_goals else 1, len(board.goals) if frozen_goals else 0
+        )
         self._put_root(exact)
 
     def _put_root(self, exact: bool) -> None:
@@ -640,6 +648,7 @@ class Search:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, *self.queue, *self.kernel_board, *self.learned]
+        arrays += self.frozen_cache
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -661,6 +670,7 @@ class Search:
             self.queue,
             self.counters,
             self.params,
+            self.frozen_cache,
         )
         return code
 

@@ -253,6 +253,7 @@ def fess_loop(
     extra: Any,
     counters: Any,
     params: Any,
+    frozen_cache: Any = None,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
@@ -269,7 +270,9 @@ def fess_loop(
     :data:`CELL`) the bucket link, the weight (pushes on its path that improved no feature)
     and the feature cell; ``counters``: int64[10], slots
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[13],
-    slots :data:`P_BUDGET` ... :data:`P_PROJECT`.
+    slots :data:`P_BUDGET` ... :data:`P_PROJECT`; ``frozen_cache``: the frozen-goals
+    test's floods per frozen set (:func:`~sokoban.solve._packed_walls.new_frozen_cache`),
+    kept by the caller from call to call (``None``: a fresh one).
 
     Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
     :func:`~sokoban.solve._best_first.expand_loop`).
@@ -289,7 +292,9 @@ def fess_loop(
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
     fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
-    fcache = new_frozen_cache(n if frozen_goals else 1, ng if frozen_goals else 0)
+    fcache = frozen_cache
+    if fcache is None:
+        fcache = new_frozen_cache(n if frozen_goals else 1, ng if frozen_goals else 0)
     tomatch = np.zeros(ng, dtype=np.uint8)
     own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, fcache, tomatch)
     scratch = work_arrays(n, nb)
@@ -936,6 +941,10 @@ class Fess:
             + [int(project)],
             dtype=np.int64,
         )
+        #: The frozen-goals test's floods per frozen set, kept from call to call.
+        self.frozen_cache = new_frozen_cache(
+            board.n if frozen_goals else 1, len(board.goals) if frozen_goals else 0
+        )
         self._put_root()
         #: The most bytes the arrays took over every run so far.
         self.peak = self.nbytes
@@ -992,7 +1001,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
-        arrays += self.learned
+        arrays += [*self.learned, *self.frozen_cache]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -1015,6 +1024,7 @@ class Fess:
             self.extra,
             self.counters,
             self.params,
+            self.frozen_cache,
         )
         return code
 
