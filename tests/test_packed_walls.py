@@ -15,6 +15,8 @@ from sokoban import Level
 from sokoban.solve import Status, solve
 from sokoban.solve._board import Board
 from sokoban.solve._packed_walls import (
+    FROZEN_CACHE_BYTES,
+    FROZEN_SETS,
     frozen_short,
     goals_short,
     goals_short_chain,
@@ -391,6 +393,15 @@ def test_a_shared_cache_of_floods_answers_as_a_fresh_one() -> None:
             assert got == frozen(board, cells), (lv.xsb(), cells)
             outcomes[got] += 1
     assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
+
+
+def test_the_cache_of_floods_fits_its_budget_on_the_largest_boards() -> None:
+    for n, goals in ((300, 30), (2000, 1000), (2000, 1)):
+        keys, floods = new_frozen_cache(n, goals)
+        sets = len(keys)
+        assert floods.shape == (sets, goals, n)
+        assert sets & (sets - 1) == 0  # a power of two: the slot is the key's low bits
+        assert sets == FROZEN_SETS or floods.nbytes <= FROZEN_CACHE_BYTES
 
 
 def test_the_frozen_test_never_prunes_a_solvable_position() -> None:

@@ -264,17 +264,25 @@ def _short(reach, packed, nb, ng, match, empty):
 
 
 #: Frozen sets whose goals' floods :func:`frozen_short` keeps (a direct-mapped cache by
-#: the set's Zobrist key; a power of two).
+#: the set's Zobrist key; a power of two), and the bytes the cache may take: fewer sets
+#: on big boards (XSokoban's largest, 30 goals on about 300 cells: 256 sets in 2.3 MiB).
 FROZEN_SETS = 256
+FROZEN_CACHE_BYTES = 16 << 20
 
 
 def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
-    """The cache of :func:`frozen_short`: per slot the Zobrist key of a frozen set (0:
-    empty) int64[FROZEN_SETS], and per slot and goal the cells a lone box reaches that
-    goal from with that set as walls, uint8[FROZEN_SETS, g, n]."""
+    """The cache of :func:`frozen_short` for ``n`` floor cells and ``ngoals`` goals: per
+    slot the Zobrist key of a frozen set (0: empty) int64[s], and per slot and goal the
+    cells a lone box reaches that goal from with that set as walls, uint8[s, g, n]; s is
+    :data:`FROZEN_SETS`, or the largest power of two below it that fits
+    :data:`FROZEN_CACHE_BYTES`."""
+    row = max(ngoals, 1) * max(n, 1)
+    sets = FROZEN_SETS
+    while sets > 1 and sets * row > FROZEN_CACHE_BYTES:
+        sets //= 2
     return (
-        np.zeros(FROZEN_SETS, dtype=np.int64),
-        np.zeros((FROZEN_SETS, max(ngoals, 1), n), dtype=np.uint8),
+        np.zeros(sets, dtype=np.int64),
+        np.zeros((sets, max(ngoals, 1), n), dtype=np.uint8),
     )
 
 
