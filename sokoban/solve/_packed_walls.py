@@ -275,7 +275,9 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
     slot the Zobrist key of a frozen set (0: empty) int64[s], and per slot and goal the
     cells a lone box reaches that goal from with that set as walls, uint8[s, g, n]; s is
     :data:`FROZEN_SETS`, or the largest power of two below it that fits
-    :data:`FROZEN_CACHE_BYTES`."""
+    :data:`FROZEN_CACHE_BYTES`. Then the scratch of its floods: the player's regions
+    around a lone box int8[n, 4] (:func:`_sides`), flood marks int32[n], the states seen
+    uint8[n, 4] and their queue int32[4n] (:func:`_player_pulls`)."""
     row = max(ngoals, 1) * max(n, 1)
     sets = FROZEN_SETS
     while sets > 1 and sets * row > FROZEN_CACHE_BYTES:
@@ -283,7 +285,87 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
     return (
         np.zeros(sets, dtype=np.int64),
         np.zeros((sets, max(ngoals, 1), n), dtype=np.uint8),
+        np.zeros((max(n, 1), 4), dtype=np.int8),
+        np.zeros(max(n, 1), dtype=np.int32),
+        np.zeros((max(n, 1), 4), dtype=np.uint8),
+        np.empty(4 * max(n, 1), dtype=np.int32),
     )
+
+
+@njit(internal=True)
+def _sides(nbr, wall, side, seen, queue):
+    """Label the player's regions around a lone box: ``side[x, d]`` is, for a box on ``x``,
+    the first side e <= d of ``x`` whose neighbour lies in the same region as the neighbour
+    on side d (-1 where that neighbour is a wall, off the board, or ``x`` is a wall).
+    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``side``: int8[n, 4]; ``seen``,
+    ``queue``: int32[n] scratch."""
+    n = nbr.shape[0]
+    seen[:] = 0
+    mark = 0
+    for x in range(n):
+        for d in range(4):
+            side[x, d] = -1
+        if wall[x]:
+            continue
+        for d in range(4):
+            p = nbr[x, d]
+            if p < 0 or wall[p] or side[x, d] >= 0:
+                continue
+            mark += 1
+            seen[p] = mark
+            queue[0] = p
+            head, tail = 0, 1
+            while head < tail:
+                u = queue[head]
+                head += 1
+                for e in range(4):
+                    v = nbr[u, e]
+                    if v < 0 or v == x or wall[v] or seen[v] == mark:
+                        continue
+                    seen[v] = mark
+                    queue[tail] = v
+                    tail += 1
+            for e in range(d, 4):
+                q = nbr[x, e]
+                if q >= 0 and not wall[q] and seen[q] == mark:
+                    side[x, e] = d
+
+
+@njit(internal=True)
+def _player_pulls(goal, nbr, wall, side, visit, states, reached):
+    """Set ``reached[c] = 1`` on the cells a lone box can be pushed onto ``goal`` from,
+    the player walking around it (a pull search over box cell and player region, the
+    cells with ``wall`` set standing as walls): tighter than :func:`_pull_flood`, which
+    lets the player stand behind the box wherever that cell is free. ``side``: from
+    :func:`_sides` for these walls; ``visit``: uint8[n, 4] scratch; ``states``:
+    int32[4n] scratch; ``reached``: uint8[n]."""
+    visit[:, :] = 0
+    tail = 0
+    for d in range(4):
+        r = side[goal, d]
+        if r >= 0 and not visit[goal, r]:
+            visit[goal, r] = 1
+            states[tail] = goal * 4 + r
+            tail += 1
+    head = 0
+    while head < tail:
+        x = states[head] // 4
+        r = states[head] % 4
+        head += 1
+        reached[x] = 1
+        for d in range(4):
+            if side[x, d] != r:
+                continue
+            # The player on p pulls the box from x onto p, stepping back onto q.
+            p = nbr[x, d]
+            q = nbr[p, d]
+            if q < 0 or wall[q]:
+                continue
+            r2 = side[p, d]
+            if not visit[p, r2]:
+                visit[p, r2] = 1
+                states[tail] = p * 4 + r2
+                tail += 1
 
 
 @njit(internal=True)
@@ -299,16 +381,18 @@ def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack,
 
     Frozen: by the recursive test of :func:`sokoban.solve._deadlock.frozen` (boxes beside
     it count when they are frozen themselves), so a packed room's boxes are frozen as a
-    block. A group frozen with a box off the goals is a deadlock too. The goals' floods
-    depend only on the frozen set: ``cache`` (:func:`new_frozen_cache`) keeps them per set,
-    so a test whose set was seen before is a bipartite matching only.
+    block. A group frozen with a box off the goals is a deadlock too. A goal's flood
+    follows the player round the lone box (:func:`_player_pulls`): a goal behind a door
+    takes only the boxes that come through the room beyond it (XSokoban 41's last goal).
+    The floods depend only on the frozen set: ``cache`` (:func:`new_frozen_cache`) keeps
+    them per set, so a test whose set was seen before is a bipartite matching only.
 
     ``boxes``: int16[nb] cells; ``occ``: int32[n], >= 0 on a box; ``nbr``: int32[n, 4];
     ``goal``, ``dead``: uint8[n]; ``zbox``: int64[n], Zobrist keys; ``order``: int32[g],
     every goal; ``tomatch``: uint8[g] scratch; ``wall``, ``stack``: uint8[n] scratch
     (left zero); ``scratch``: from :func:`new_scratch` with ``ngoals`` = g."""
     _, _, reach, match, queue = scratch
-    keys, floods = cache
+    keys, floods, side, seen, visit, states = cache
     nb = boxes.shape[0]
     ng = order.shape[0]
     count = 0
@@ -335,10 +419,11 @@ def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack,
         key = 1  # 0 marks an empty slot
     if keys[slot] != key:
         keys[slot] = key
+        _sides(nbr, wall, side, seen, queue)
         for i in range(ng):
             floods[slot, i, :] = 0
             if not wall[order[i]]:
-                _pull_flood(order[i], nbr, wall, wall[:0], floods[slot, i], 1, queue)
+                _player_pulls(order[i], nbr, wall, side, visit, states, floods[slot, i])
     reach[:, :] = 0
     short = False
     for i in range(ng):
