@@ -310,9 +310,7 @@ FROZEN_FOOT = """
 #######"""
 
 
-def frozen(
-    board: Board, cells: list[int], cache: tuple[np.ndarray, np.ndarray] | None = None
-) -> bool:
+def frozen(board: Board, cells: list[int], cache: tuple[np.ndarray, ...] | None = None) -> bool:
     """The kernel's sound test on the boxes at floor indices ``cells``, with a fresh
     cache of floods unless ``cache`` is given."""
     boxes = np.array(cells, dtype=np.int16)

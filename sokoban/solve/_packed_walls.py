@@ -270,7 +270,7 @@ FROZEN_SETS = 256
 FROZEN_CACHE_BYTES = 16 << 20
 
 
-def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
+def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
     """The cache of :func:`frozen_short` for ``n`` floor cells and ``ngoals`` goals: per
     slot the Zobrist key of a frozen set (0: empty) int64[s], and per slot and goal the
     cells a lone box reaches that goal from with that set as walls, uint8[s, g, n]; s is
