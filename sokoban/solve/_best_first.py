@@ -167,7 +167,7 @@ def expand_loop(
     queue: Any,
     counters: Any,
     params: Any,
-    frozen_cache: Any = None,
+    frozen_cache: Any,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
@@ -183,7 +183,7 @@ def expand_loop(
     int64[8], slots :data:`EXPANDED` ...; ``params``: int64[12], slots :data:`P_BOUND` ...;
     ``frozen_cache``: the frozen-goals test's floods per frozen set
     (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
-    to call (``None``: a fresh one).
+    to call.
 
     Plain Python around the kernel :func:`_expand_steps`: it makes the work arrays, so that
     the kernel needs neither numba's runtime nor a compiled wrapper of its own (a wrapper
@@ -201,7 +201,7 @@ def expand_loop(
         np.zeros(n, dtype=np.uint8),
         np.zeros(ng, dtype=np.uint8),
         walls_scratch(n, nb, ng, False),
-        new_frozen_cache(n if frozen_goals else 1, ng) if frozen_cache is None else frozen_cache,
+        frozen_cache,
     )
     scratch = work_arrays(n, nb)
     code: int = _expand_steps(

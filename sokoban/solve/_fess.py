@@ -253,7 +253,7 @@ def fess_loop(
     extra: Any,
     counters: Any,
     params: Any,
-    frozen_cache: Any = None,
+    frozen_cache: Any,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
@@ -272,7 +272,7 @@ def fess_loop(
     :data:`~sokoban.solve._best_first.EXPANDED` ... :data:`FROZEN`; ``params``: int64[13],
     slots :data:`P_BUDGET` ... :data:`P_PROJECT`; ``frozen_cache``: the frozen-goals
     test's floods per frozen set (:func:`~sokoban.solve._packed_walls.new_frozen_cache`),
-    kept by the caller from call to call (``None``: a fresh one).
+    kept by the caller from call to call.
 
     Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
     :func:`~sokoban.solve._best_first.expand_loop`).
@@ -292,11 +292,8 @@ def fess_loop(
     wscratch = walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX)
     wall = np.zeros(n, dtype=np.uint8)
     fscratch = walls_scratch(n, nb, ng if frozen_goals else 0, False)
-    fcache = frozen_cache
-    if fcache is None:
-        fcache = new_frozen_cache(n if frozen_goals else 1, ng if frozen_goals else 0)
     tomatch = np.zeros(ng, dtype=np.uint8)
-    own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, fcache, tomatch)
+    own = (seen3, ok, cq, visit, targets, picks, wscratch, wall, fscratch, frozen_cache, tomatch)
     scratch = work_arrays(n, nb)
     code: int = _fess_steps(
         board, learned, plan, store, table, cells, extra, counters, params, scratch, own

@@ -26,6 +26,7 @@ import numpy as np
 from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, frozen
 from sokoban.solve._packing import packed_count
+from sokoban.solve._reach import reach
 
 
 @njit(allocates=True)
@@ -276,8 +277,9 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
     cells a lone box reaches that goal from with that set as walls, uint8[s, g, n]; s is
     :data:`FROZEN_SETS`, or the largest power of two below it that fits
     :data:`FROZEN_CACHE_BYTES`. Then the scratch of its floods: the player's regions
-    around a lone box int8[n, 4] (:func:`_sides`), flood marks int32[n], the states seen
-    uint8[n, 4] and their queue int32[4n] (:func:`_player_pulls`)."""
+    around a lone box int8[n, 4] and the obstacles, marks and walk of its floods
+    int32[3, n] (:func:`_sides`), the states seen uint8[n, 4] and their queue int32[4n]
+    (:func:`_player_pulls`)."""
     row = max(ngoals, 1) * max(n, 1)
     sets = FROZEN_SETS
     while sets > 1 and sets * row > FROZEN_CACHE_BYTES:
@@ -286,49 +288,42 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
         np.zeros(sets, dtype=np.int64),
         np.zeros((sets, max(ngoals, 1), n), dtype=np.uint8),
         np.zeros((max(n, 1), 4), dtype=np.int8),
-        np.zeros(max(n, 1), dtype=np.int32),
+        np.zeros((3, max(n, 1)), dtype=np.int32),
         np.zeros((max(n, 1), 4), dtype=np.uint8),
         np.empty(4 * max(n, 1), dtype=np.int32),
     )
 
 
 @njit(internal=True)
-def _sides(nbr, wall, side, seen, queue):
+def _sides(nbr, wall, side, blocked, seen, queue, walk):
     """Label the player's regions around a lone box: ``side[x, d]`` is, for a box on ``x``,
     the first side e <= d of ``x`` whose neighbour lies in the same region as the neighbour
     on side d (-1 where that neighbour is a wall, off the board, or ``x`` is a wall).
-    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``side``: int8[n, 4]; ``seen``,
-    ``queue``: int32[n] scratch."""
+    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``side``: int8[n, 4]; ``blocked``,
+    ``seen``, ``queue``, ``walk``: int32[n] scratch (the player's walk of :func:`reach`,
+    the walls and the box its obstacles)."""
     n = nbr.shape[0]
     seen[:] = 0
+    for c in range(n):
+        blocked[c] = 0 if wall[c] else -1
     mark = 0
     for x in range(n):
         for d in range(4):
             side[x, d] = -1
         if wall[x]:
             continue
+        blocked[x] = 0
         for d in range(4):
             p = nbr[x, d]
             if p < 0 or wall[p] or side[x, d] >= 0:
                 continue
             mark += 1
-            seen[p] = mark
-            queue[0] = p
-            head, tail = 0, 1
-            while head < tail:
-                u = queue[head]
-                head += 1
-                for e in range(4):
-                    v = nbr[u, e]
-                    if v < 0 or v == x or wall[v] or seen[v] == mark:
-                        continue
-                    seen[v] = mark
-                    queue[tail] = v
-                    tail += 1
+            reach(p, blocked, nbr, seen, mark, queue, walk)
             for e in range(d, 4):
                 q = nbr[x, e]
                 if q >= 0 and not wall[q] and seen[q] == mark:
                     side[x, e] = d
+        blocked[x] = -1
 
 
 @njit(internal=True)
@@ -392,7 +387,7 @@ def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack,
     every goal; ``tomatch``: uint8[g] scratch; ``wall``, ``stack``: uint8[n] scratch
     (left zero); ``scratch``: from :func:`new_scratch` with ``ngoals`` = g."""
     _, _, reach, match, queue = scratch
-    keys, floods, side, seen, visit, states = cache
+    keys, floods, side, flood, visit, states = cache
     nb = boxes.shape[0]
     ng = order.shape[0]
     count = 0
@@ -419,7 +414,7 @@ def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack,
         key = 1  # 0 marks an empty slot
     if keys[slot] != key:
         keys[slot] = key
-        _sides(nbr, wall, side, seen, queue)
+        _sides(nbr, wall, side, flood[0], flood[1], queue, flood[2])
         for i in range(ng):
             floods[slot, i, :] = 0
             if not wall[order[i]]:
