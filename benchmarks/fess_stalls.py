@@ -36,20 +36,15 @@ def stall(
     """The row of one level (see the module docstring) and up to ``show`` positions with
     the most goals packed, as XSB text; ``keys``: fess's key names joined by commas."""
     from sokoban import xsb
-    from sokoban.solve._best_first import NODES
     from sokoban.solve._board import Board
     from sokoban.solve._corral_deadlock import OVERS, PATTERNS, SEARCHES, new_learned
     from sokoban.solve._driver import SOLVED
-    from sokoban.solve._fess import (
-        CELL,
-        CONNECTIVITY_CAP,
-        FESS_KEYS,
-        OUT_OF_PLAN_CAP,
-        Fess,
-        interleave,
-    )
+    from sokoban.solve._features import CONNECTIVITY_CAP, OUT_OF_PLAN_CAP
+    from sokoban.solve._fess import FESS_KEYS, Fess, interleave
+    from sokoban.solve._fess_kernel import CELL
     from sokoban.solve._packing import packing_order
     from sokoban.solve._pairs import pair_table
+    from sokoban.solve._store import NODES
     from sokoban.solve.types import Limits
 
     level = xsb.load(path).levels[number - 1]
@@ -58,16 +53,16 @@ def stall(
     plan = packing_order(board)
     pairs = pair_table(board)
     learned = new_learned(board.n, neighbours=True)
-    engines = [
+    searches = [
         Fess(board, plan=plan, key=key, pairs=pairs, learned=learned)
         for key in (FESS_KEYS[name] for name in keys.split(","))
     ]
-    found = interleave(engines, Limits(time=seconds))
+    found = interleave(searches, Limits(time=seconds))
     most = there = 0
     shown: list[str] = []
-    for engine in engines:
-        stored = int(engine.counters[NODES])
-        packed = engine.extra[CELL, :stored] // (CONNECTIVITY_CAP * OUT_OF_PLAN_CAP)
+    for search in searches:
+        stored = int(search.counters[NODES])
+        packed = search.extra[CELL, :stored] // (CONNECTIVITY_CAP * OUT_OF_PLAN_CAP)
         top = int(packed.max())
         count = int((packed == top).sum())
         if top > most:
@@ -77,7 +72,7 @@ def stall(
         else:
             continue
         for node in (packed == top).nonzero()[0][: max(0, show - len(shown))]:
-            store = engine.store
+            store = search.store
             boxes = frozenset(int(board.cells[c]) for c in store.boxes[node])
             player = frozenset({int(board.cells[store.player[node]])})
             shown.append(dataclasses.replace(level, boxes=boxes, players=player).xsb())

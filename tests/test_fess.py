@@ -16,7 +16,9 @@ from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._fast import FAST_ASTAR_BOXES
-from sokoban.solve._fess import KEY_MIXED, KEY_WEIGHT, Fess, feature_cell, interleave, regions
+from sokoban.solve._features import feature_cell, ranks_above, regions
+from sokoban.solve._fess import Fess, interleave
+from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -174,7 +176,7 @@ def test_feature_cell_combines_the_features() -> None:
 
 
 def test_feature_cell_with_no_region_counted_stays_in_its_packed_count() -> None:
-    # fess_loop lets the first child after the chain test take that test's last flood as
+    # the kernel lets the first child after the chain test take that test's last flood as
     # seen; when the flood covers every free cell no region is counted, and the cell must
     # still be the first connectivity column of its packed count (was: one below, or a
     # negative index).
@@ -485,18 +487,17 @@ def test_interleave_with_no_time_left_stops_at_once() -> None:
 
 
 def test_projection_ranks_cells_by_packed_then_regions_then_out_of_plan() -> None:
-    from sokoban.solve._fess import _ranks_above
 
     conn, oop = 4, 4
 
     def cell(packed: int, regions: int, out: int) -> int:
         return (packed * conn + regions) * oop + out
 
-    assert _ranks_above(cell(2, 3, 3), cell(1, 0, 0), conn, oop)
-    assert _ranks_above(cell(1, 0, 3), cell(1, 1, 0), conn, oop)
-    assert _ranks_above(cell(1, 1, 0), cell(1, 1, 2), conn, oop)
-    assert not _ranks_above(cell(1, 1, 2), cell(1, 1, 2), conn, oop)
-    assert not _ranks_above(cell(0, 0, 0), cell(1, 3, 3), conn, oop)
+    assert ranks_above(cell(2, 3, 3), cell(1, 0, 0), conn, oop)
+    assert ranks_above(cell(1, 0, 3), cell(1, 1, 0), conn, oop)
+    assert ranks_above(cell(1, 1, 0), cell(1, 1, 2), conn, oop)
+    assert not ranks_above(cell(1, 1, 2), cell(1, 1, 2), conn, oop)
+    assert not ranks_above(cell(0, 0, 0), cell(1, 3, 3), conn, oop)
 
 
 def test_projection_changes_the_search_and_still_solves() -> None:

@@ -114,16 +114,25 @@ def test_a_kernel_that_allocates_must_say_so() -> None:
 
 
 def test_the_search_loops_work_without_reference_counting() -> None:
-    # The arrays these hand on per child were counted by atomic increments and
-    # decrements: a fifth of fess's time on XSokoban 42 (benchmarks/solver.md, session 11).
-    from sokoban.solve import _best_first, _carry, _corral_deadlock, _fess, _reach
+    # The arrays these hand on per child would be counted by atomic increments and
+    # decrements, a large share of a search's time (benchmarks/solver.md measures it).
+    from sokoban.solve import (
+        _best_first,
+        _carry,
+        _children,
+        _corral_deadlock,
+        _fess_kernel,
+        _push_moves,
+        _reach,
+    )
 
-    bodies = [_fess._fess_steps, _fess._place, _fess._child, _best_first._expand_steps]
+    bodies = [_fess_kernel._fess_steps, _fess_kernel._place, _best_first._expand_steps]
+    bodies += [_children.corral_mask, _children.child_dead, _push_moves.push_moves]
     bodies += [_carry.carry, _reach.reach, _corral_deadlock.corral_dead]
     assert all(kernel.targetoptions["_nrt"] is False for kernel in bodies)
     # The loops' work arrays are made in plain Python: no wrapper kernel recompiles them.
-    assert not hasattr(_fess.fess_loop, "targetoptions")
-    assert not hasattr(_best_first.expand_loop, "targetoptions")
+    assert not hasattr(_fess_kernel.expand_batch, "targetoptions")
+    assert not hasattr(_best_first.expand_batch, "targetoptions")
 
 
 def _half_py(x):  # type: ignore[no-untyped-def]

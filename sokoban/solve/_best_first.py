@@ -6,18 +6,15 @@ search: the methods differ only in the key weights, the bound and whether the pl
 cell is exact. The kernel expands a bounded number of nodes per call and returns, so the
 driver (:mod:`sokoban.solve._driver`) checks the clock, grows the arrays (memory is the
 sum of their sizes, known in bytes at every moment) and reports progress between calls.
-
-A node is a state: the sorted box floor indices and a player floor index, either the
-least floor index the player can reach without pushing (canonical, push-level methods) or
-the player's exact cell (move-optimal search). The node store is a :class:`Store` of
-arrays indexed by node.
+Nodes live in the shared node store (:mod:`sokoban.solve._store`); a node's children come
+from the push-child step of :mod:`sokoban.solve._children`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -28,18 +25,25 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import BOUND_MATCHING, BOUND_OPTION, BOUNDS, bound, matching, rematch
-from sokoban.solve._corral import pi_corral
+from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
+from sokoban.solve._children import child_dead, corral_mask, new_work
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
-from sokoban.solve._corral_deadlock import new_scratch as corral_scratch
-from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
-from sokoban.solve._packed_walls import frozen_short, new_frozen_cache
-from sokoban.solve._packed_walls import new_scratch as walls_scratch
+from sokoban.solve._options import (
+    BOUND_OPTION,
+    CORRALS_OPTION,
+    DEADLOCK_OPTIONS,
+    FAST_DEADLOCK_OPTIONS,
+    PLAN_OPTION,
+    TUNNELS_OPTION,
+    deadlocks,
+)
+from sokoban.solve._packed_walls import frozen_dead, new_frozen_cache, new_frozen_test
 from sokoban.solve._packing import packed_count, packing_order
-from sokoban.solve._pairs import no_table, pair_dead, pair_table
+from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
+from sokoban.solve._push_moves import BEHIND, BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
-from sokoban.solve._successors import moved
+from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MAXG, NODES, new_store
 from sokoban.solve.types import (
     Limits,
     Option,
@@ -53,9 +57,6 @@ from sokoban.solve.types import (
 # Kernel results (the driver's, and one of its own).
 SOLVED, EXHAUSTED, BUDGET, FULL = _driver.SOLVED, _driver.EXHAUSTED, _driver.BUDGET, _driver.FULL
 GROW_KEYS = 5
-# Slots of the counters (int64 array): nodes expanded, generated, stored, the solved
-# node, the largest cost g queued.
-EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
 # Slots of the parameters (int64 array).
 P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL, P_TUNNEL = range(
     10
@@ -74,78 +75,6 @@ TIES = {"none": TIE_NONE, "deeper": TIE_DEEPER, "moves": TIE_MOVES}
 TIE_WIDTHS = {TIE_NONE: 1, TIE_DEEPER: 64, TIE_MOVES: 1024}
 
 
-class SearchBoard(NamedTuple):
-    """The board as the best-first kernel takes it: the fields of
-    :class:`~sokoban.solve._board.KernelBoard`, then the two-box deadlock table of
-    :mod:`sokoban.solve._pairs` (``live``, ``pairs``, ``starts``, ``partners``; empty for
-    none). The corral memo and learned patterns travel apart
-    (:class:`~sokoban.solve._corral_deadlock.Learned`): searches of one level share them."""
-
-    nbr: np.ndarray
-    goal: np.ndarray
-    dead: np.ndarray
-    dist: np.ndarray
-    zbox: np.ndarray
-    zplayer: np.ndarray
-    live: np.ndarray
-    pairs: np.ndarray
-    starts: np.ndarray
-    partners: np.ndarray
-
-
-class Store(NamedTuple):
-    """The nodes of a search, arrays indexed by node: the boxes int16[cap, b], the player
-    cell (canonical or exact) int32, the parent int32, the cost g int32, the bound h
-    int32, the Zobrist hash uint64, closed uint8, the cell the last push left its box on
-    int32 (-1 at the root), the moves of the node's path int32 and the player's exact
-    cell at its end int32."""
-
-    boxes: np.ndarray
-    player: np.ndarray
-    parent: np.ndarray
-    g: np.ndarray
-    h: np.ndarray
-    hash: np.ndarray
-    closed: np.ndarray
-    last: np.ndarray
-    moves: np.ndarray
-    stand: np.ndarray
-
-    @property
-    def capacity(self) -> int:
-        return int(self.boxes.shape[0])
-
-    def doubled(self) -> Store:
-        """The same nodes with room for as many again."""
-        return Store(*(np.concatenate([a, np.zeros_like(a)]) for a in self))
-
-    def path(self, node: int) -> list[tuple[np.ndarray, int]]:
-        """The states from the root to ``node``: box floor indices and player cell."""
-        nodes = []
-        while node >= 0:
-            nodes.append(node)
-            node = int(self.parent[node])
-        nodes.reverse()
-        # One gather for all the states (rows of a fresh array, not of the store).
-        return list(zip(self.boxes[nodes], self.player[nodes].tolist(), strict=True))
-
-
-def new_store(capacity: int, nboxes: int) -> Store:
-    """An empty :class:`Store` for ``capacity`` nodes."""
-    return Store(
-        np.zeros((capacity, nboxes), dtype=np.int16),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.uint64),
-        np.zeros(capacity, dtype=np.uint8),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.int32),
-        np.zeros(capacity, dtype=np.int32),
-    )
-
-
 @njit
 def tie(kind, h, g, m, width):
     """The secondary queue key of a node with bound ``h``, cost ``g`` and path moves ``m``
@@ -158,7 +87,7 @@ def tie(kind, h, g, m, width):
     return 0
 
 
-def expand_loop(
+def expand_batch(
     board: Any,
     learned: Any,
     plan: Any,
@@ -174,14 +103,15 @@ def expand_loop(
     caller must grow the store, table or queue entries) or :data:`GROW_KEYS` (the queue
     needs more primary keys).
 
-    ``board``: a :class:`SearchBoard`; ``learned``: the corral memo and deadlock patterns
-    (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for none); ``plan``: (order
-    int32[g], parent int32[g]) of the packing order (:mod:`sokoban.solve._packing`), used
-    when ``params[P_PLAN]`` > 0: each box on a goal out of plan adds that much to the
-    bound the queue keys take (and ``store.h`` keeps); ``store``: a :class:`Store`;
-    ``table``: int32[t]; ``queue``: a :class:`~sokoban.solve._queue.Queue`; ``counters``:
-    int64[8], slots :data:`EXPANDED` ...; ``params``: int64[12], slots :data:`P_BOUND` ...;
-    ``frozen_cache``: the frozen-goals test's floods per frozen set
+    ``board``: a :class:`~sokoban.solve._board.SearchBoard`; ``learned``: the corral memo
+    and deadlock patterns (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for
+    none); ``plan``: (order int32[g], parent int32[g]) of the packing order
+    (:mod:`sokoban.solve._packing`), used when ``params[P_PLAN]`` > 0: each box on a goal
+    out of plan adds that much to the bound the queue keys take (and ``store.h`` keeps);
+    ``store``: a :class:`~sokoban.solve._store.Store`; ``table``: int32[t]; ``queue``: a
+    :class:`~sokoban.solve._queue.Queue`; ``counters``: int64[8], slots
+    :data:`~sokoban.solve._store.EXPANDED` ...; ``params``: int64[12], slots
+    :data:`P_BOUND` ...; ``frozen_cache``: the frozen-goals test's floods per frozen set
     (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
     to call.
 
@@ -191,64 +121,27 @@ def expand_loop(
     """
     n = board.nbr.shape[0]
     nb = store.boxes.shape[1]
-    ok = np.ones(plan[0].shape[0], dtype=np.uint8)
-    frozen_goals = params[P_FROZEN] != 0
-    goals = np.flatnonzero(board.goal).astype(np.int32) if frozen_goals else np.zeros(0, np.int32)
-    ng = goals.shape[0]
-    own = (
-        ok,
-        goals,
-        np.zeros(n, dtype=np.uint8),
-        np.zeros(ng, dtype=np.uint8),
-        walls_scratch(n, nb, ng, False),
-        frozen_cache,
-    )
-    scratch = work_arrays(n, nb)
+    order, parent = plan
+    ok = np.ones(order.shape[0], dtype=np.uint8)
+    if params[P_FROZEN] != 0:
+        goals = np.flatnonzero(board.goal).astype(np.int32)
+    else:
+        goals = np.zeros(0, np.int32)
+    test = new_frozen_test(n, nb, goals, frozen_cache)
     code: int = _expand_steps(
-        board, learned, plan, store, table, queue, counters, params, scratch, own
-    )
+        board, learned, (order, parent, ok), store, table, queue, counters, params,
+        new_work(n, nb), test,
+    )  # fmt: skip
     return code
 
 
-def work_arrays(n: int, nb: int) -> tuple[Any, ...]:
-    """The work arrays of one call of a search loop (:func:`expand_loop`,
-    :func:`sokoban.solve._fess.fess_loop`) on ``n`` floor cells and ``nb`` boxes, made in
-    Python (a kernel more costs compile time): occ int32[n] (all -1), seen, walk, fifo,
-    seen2, walk2, fifo2 int32[n], stack uint8[n], child int16[nb], work and parent_work
-    int64[6, nb + 1], rows int16[nb], comp int64[n], fence_mark int64[nb], fence and
-    chosen int32[nb], allowed uint8[nb] (all 1), order int32[nb] (the boxes in the order
-    they are expanded), and the corral sub-search's scratch."""
-    return (
-        np.full(n, -1, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.empty(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.int32),
-        np.empty(n, dtype=np.int32),
-        np.zeros(n, dtype=np.uint8),
-        np.empty(nb, dtype=np.int16),
-        np.zeros((6, nb + 1), dtype=np.int64),
-        np.zeros((6, nb + 1), dtype=np.int64),
-        np.empty(nb, dtype=np.int16),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(nb, dtype=np.int64),
-        np.empty(nb, dtype=np.int32),
-        np.empty(nb, dtype=np.int32),
-        np.ones(nb, dtype=np.uint8),
-        np.empty(nb, dtype=np.int32),
-        corral_scratch(n),
-    )
-
-
 @njit
-def _expand_steps(board, learned, plan, store, table, queue, counters, params, scratch, own):
-    """The body of :func:`expand_loop`, its work arrays in ``scratch``
-    (:func:`work_arrays`) and ``own`` (ok uint8[g] all 1; for the frozen-on-goals test
-    every goal int32[g], a wall map uint8[n], tomatch uint8[g], its scratch and cache;
-    empty when the test is off), fresh for each call: without
-    numba's runtime, so that the many arrays it hands to the kernels it calls per child
-    are not reference-counted."""
+def _expand_steps(board, learned, plan, store, table, queue, counters, params, work, test):
+    """The body of :func:`expand_batch`, its work arrays in ``work``
+    (:class:`~sokoban.solve._children.Work`) and ``test``
+    (:class:`~sokoban.solve._packed_walls.FrozenTest`), fresh for each call, and ``plan``
+    with its scratch (order, parent, ok uint8[g]): without numba's runtime, so that the
+    many arrays it hands to the kernels it calls per child are not reference-counted."""
     nbr, goal, dead, dist, zbox, zplayer = (
         board.nbr,
         board.goal,
@@ -257,7 +150,6 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
         board.zbox,
         board.zplayer,
     )
-    live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     nd_boxes, nd_player, nd_parent, nd_g, nd_h = (
         store.boxes,
         store.player,
@@ -281,34 +173,14 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
     corrals = params[P_CORRAL] != 0
     tunnels = params[P_TUNNEL] != 0
     penalty = params[P_PLAN]
-    plan_order, plan_parent = plan
+    plan_order, plan_parent, ok = plan
     cap = nd_boxes.shape[0]
     qcap = queue.node.shape[0]
     keys = queue.sizes.shape[0]
     qstate = queue.state
-
-    (
-        occ,
-        seen,
-        walk,
-        fifo,
-        seen2,
-        walk2,
-        fifo2,
-        stack,
-        child,
-        work,
-        parent_work,
-        rows,
-        comp,
-        fence_mark,
-        fence,
-        chosen,
-        allowed,
-        order,
-        cscratch,
-    ) = scratch
-    ok, goals, wall, tomatch, fscratch, fcache = own
+    occ, seen, walk, fifo = work.occ, work.seen, work.walk, work.fifo
+    seen2, walk2, fifo2, stack, child = work.seen2, work.walk2, work.fifo2, work.stack, work.child
+    rows, moves = work.rows, work.moves
     frozen_goals = params[P_FROZEN] != 0
     mark = 0
     mark2 = 0
@@ -340,187 +212,114 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, s
         steps += 1
         counters[EXPANDED] += 1
         parent_key = nd_hash[node] ^ zplayer[nd_player[node]]
+        boxes = nd_boxes[node]
         for k in range(nb):
-            occ[nd_boxes[node, k]] = k
+            occ[boxes[k]] = k
         mark += 1
         # From the player's exact cell: the same region as the canonical cell, and the
         # walks to each push are the moves the solution will make.
         reach(nd_stand[node], occ, nbr, seen, mark, fifo, walk)
         last = nd_last[node]
-        if (last >= 0 and matches(last, nd_player[node], occ, learned)) or corral_dead(
-            nd_boxes[node], nd_player[node], last, occ, seen, mark, board, learned, cscratch
-        ):
-            for k in range(nb):
-                occ[nd_boxes[node, k]] = -1
-            continue
+        # The costly tests run on the node about to be expanded: most children never are.
         # Boxes frozen on goals are walls for good: a proof, so optimal searches may use it.
-        if frozen_goals and frozen_short(
-            nd_boxes[node],
-            occ,
-            nbr,
-            goal,
-            dead,
-            zbox,
-            goals,
-            tomatch,
-            wall,
-            stack,
-            fscratch,
-            fcache,
+        if (
+            (last >= 0 and matches(last, nd_player[node], occ, learned))
+            or corral_dead(
+                boxes, nd_player[node], last, occ, seen, mark, board, learned, work.corral
+            )
+            or (frozen_goals and frozen_dead(boxes, occ, board, test, stack))
         ):
             for k in range(nb):
-                occ[nd_boxes[node, k]] = -1
+                occ[boxes[k]] = -1
             continue
-        allowed[:] = 1
-        if corrals:
-            size = pi_corral(
-                nd_boxes[node],
-                occ,
-                nbr,
-                goal,
-                dead,
-                seen,
-                mark,
-                comp,
-                fence_mark,
-                fifo2,
-                fence,
-                chosen,
-            )
-            if size >= 0:
-                allowed[:] = 0
-                for i in range(size):
-                    allowed[chosen[i]] = 1
+        corral_mask(boxes, occ, seen, mark, nbr, goal, dead, corrals, work)
         if kind == BOUND_MATCHING:
             # Children repair this matching instead of solving their own from scratch.
-            copy_into(rows, nd_boxes[node])
-            matching(rows, dist, parent_work)
-        # The box pushed last goes last, so its children come first out of the LIFO
-        # buckets: ties go to pushing the same box on (fewer box changes, deeper dives).
-        j = 0
-        for k in range(nb):
-            if nd_boxes[node, k] != nd_last[node]:
-                order[j] = k
-                j += 1
-        for k in range(nb):
-            if nd_boxes[node, k] == nd_last[node]:
-                order[j] = k
-                j += 1
-        for k in order:
-            if not allowed[k]:
-                continue
-            b = nd_boxes[node, k]
-            for d in range(4):
-                t = nbr[b, d]
-                if t < 0 or occ[t] >= 0 or dead[t]:
-                    continue
-                p = nbr[b, (d + 2) % 4]
-                if p < 0 or seen[p] != mark:
-                    continue
-                occ[b] = -1
-                occ[t] = k
-                pushes = 1
-                stand = b  # where the player ends
-                if tunnels:
-                    # Tunnel macro: while player and box are both between walls across
-                    # the push, the box goes on along the tunnel in one edge.
-                    s1 = (d + 1) % 4
-                    s2 = (d + 3) % 4
-                    while (
-                        not goal[t]
-                        and nbr[stand, s1] < 0
-                        and nbr[stand, s2] < 0
-                        and nbr[t, s1] < 0
-                        and nbr[t, s2] < 0
-                    ):
-                        ahead = nbr[t, d]
-                        if ahead < 0 or occ[ahead] >= 0 or dead[ahead]:
-                            break
-                        occ[t] = -1
-                        occ[ahead] = k
-                        stand = t
-                        t = ahead
-                        pushes += 1
-                if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                if pair_dead(t, stand, occ, live, pairs, starts, partners) or matches(
-                    t, stand, occ, learned
-                ):
-                    occ[t] = -1
-                    occ[b] = k
-                    continue
-                moved(nd_boxes[node], b, t, child)
-                if exact:
-                    player = b
-                    cost = walk[p] + 1
-                else:
-                    mark2 += 1
-                    player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
-                    cost = pushes
-                out = 0
-                if penalty > 0:
-                    _, out = packed_count(occ, plan_order, plan_parent, ok)
-                elif penalty < 0:
-                    out, _ = packed_count(occ, plan_order, plan_parent, ok)
-                    out = plan_order.shape[0] - out
+            copy_into(rows, boxes)
+            matching(rows, dist, work.match_parent)
+        count = push_moves(
+            boxes, last, occ, seen, mark, nbr, goal, dead, tunnels, work.allowed, work.order,
+            moves,
+        )  # fmt: skip
+        for i in range(count):
+            k, b, t = moves[i, BOX], moves[i, FROM], moves[i, TO]
+            stand, pushes, p = moves[i, STAND], moves[i, PUSHES], moves[i, BEHIND]
+            occ[b] = -1
+            occ[t] = k
+            if child_dead(t, stand, occ, board, learned, stack):
                 occ[t] = -1
                 occ[b] = k
-                key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
-                g2 = g + cost
-                m2 = nd_moves[node] + walk[p] + pushes
-                counters[GENERATED] += 1
-                found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
-                if found >= 0:
-                    # The bound is admissible but not consistent (player-side distances,
-                    # corral pruning), so an optimal search must reopen a closed position
-                    # reached more cheaply; weighted searches keep their first path. An
-                    # open position reached with as many pushes and fewer moves takes the
-                    # new path (its stale entry is skipped once the position is closed).
-                    cheaper = g2 < nd_g[found] and (reopen or not nd_closed[found])
-                    shorter = g2 == nd_g[found] and m2 < nd_moves[found] and not nd_closed[found]
-                    if cheaper or shorter:
-                        nd_closed[found] = 0
-                        nd_g[found] = g2
-                        nd_parent[found] = node
-                        nd_last[found] = t
-                        nd_moves[found] = m2
-                        nd_stand[found] = stand
-                        h = nd_h[found]
-                        second = tie(tiebreak, h, g2, m2, width)
-                        _queue.push(queue, wg * g2 + wh * h, second, found, g2)
-                        if g2 > counters[MAXG]:
-                            counters[MAXG] = g2
-                    continue
-                if kind == BOUND_MATCHING:
-                    rows[k] = t
-                    h = rematch(rows, k, dist, parent_work, work)
-                    rows[k] = b
-                else:
-                    h = bound(kind, child, dist, work)
-                if h >= INF:
-                    continue
-                h += abs(penalty) * out
-                new = counters[NODES]
-                counters[NODES] += 1
-                copy_into(nd_boxes[new], child)
-                nd_player[new] = player
-                nd_parent[new] = node
-                nd_g[new] = g2
-                nd_h[new] = h
-                nd_hash[new] = key
-                nd_closed[new] = 0
-                nd_last[new] = t
-                nd_moves[new] = m2
-                nd_stand[new] = stand
-                table[-found - 1] = new
-                second = tie(tiebreak, h, g2, m2, width)
-                _queue.push(queue, wg * g2 + wh * h, second, new, g2)
-                if g2 > counters[MAXG]:
-                    counters[MAXG] = g2
+                continue
+            moved(boxes, b, t, child)
+            if exact:
+                player = b
+                cost = walk[p] + 1
+            else:
+                mark2 += 1
+                player = reach(stand, occ, nbr, seen2, mark2, fifo2, walk2)
+                cost = pushes
+            out = 0
+            if penalty > 0:
+                _, out = packed_count(occ, plan_order, plan_parent, ok)
+            elif penalty < 0:
+                out, _ = packed_count(occ, plan_order, plan_parent, ok)
+                out = plan_order.shape[0] - out
+            occ[t] = -1
+            occ[b] = k
+            key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
+            g2 = g + cost
+            m2 = nd_moves[node] + walk[p] + pushes
+            counters[GENERATED] += 1
+            found = _table.find(table, key, child, player, nd_hash, nd_boxes, nd_player)
+            if found >= 0:
+                # The bound is admissible but not consistent (player-side distances,
+                # corral pruning), so an optimal search must reopen a closed position
+                # reached more cheaply; weighted searches keep their first path. An
+                # open position reached with as many pushes and fewer moves takes the
+                # new path (its stale entry is skipped once the position is closed).
+                cheaper = g2 < nd_g[found] and (reopen or not nd_closed[found])
+                shorter = g2 == nd_g[found] and m2 < nd_moves[found] and not nd_closed[found]
+                if cheaper or shorter:
+                    nd_closed[found] = 0
+                    nd_g[found] = g2
+                    nd_parent[found] = node
+                    nd_last[found] = t
+                    nd_moves[found] = m2
+                    nd_stand[found] = stand
+                    h = nd_h[found]
+                    second = tie(tiebreak, h, g2, m2, width)
+                    _queue.push(queue, wg * g2 + wh * h, second, found, g2)
+                    if g2 > counters[MAXG]:
+                        counters[MAXG] = g2
+                continue
+            if kind == BOUND_MATCHING:
+                rows[k] = t
+                h = rematch(rows, k, dist, work.match_parent, work.match_work)
+                rows[k] = b
+            else:
+                h = bound(kind, child, dist, work.match_work)
+            if h >= INF:
+                continue
+            h += abs(penalty) * out
+            new = counters[NODES]
+            counters[NODES] += 1
+            copy_into(nd_boxes[new], child)
+            nd_player[new] = player
+            nd_parent[new] = node
+            nd_g[new] = g2
+            nd_h[new] = h
+            nd_hash[new] = key
+            nd_closed[new] = 0
+            nd_last[new] = t
+            nd_moves[new] = m2
+            nd_stand[new] = stand
+            table[-found - 1] = new
+            second = tie(tiebreak, h, g2, m2, width)
+            _queue.push(queue, wg * g2 + wh * h, second, new, g2)
+            if g2 > counters[MAXG]:
+                counters[MAXG] = g2
         for k in range(nb):
-            occ[nd_boxes[node, k]] = -1
+            occ[boxes[k]] = -1
 
 
 class Search:
@@ -575,7 +374,7 @@ class Search:
         two_box = pair_table(board) if pairs else no_table()
         #: Seconds spent building the two-box deadlock table.
         self.pairs_seconds = time.perf_counter() - started
-        self.kernel_board = SearchBoard(*board.kernel_board(), *two_box)
+        self.kernel_board = board.search_board(two_box)
         if learned is None:
             learned = (
                 new_learned(board.n, learn=learn, neighbours=neighbours)
@@ -661,7 +460,7 @@ class Search:
 
     def step(self, budget: int) -> int:
         self.params[P_BUDGET] = budget
-        code: int = expand_loop(
+        code: int = expand_batch(
             self.kernel_board,
             self.learned,
             self.plan,
@@ -768,69 +567,17 @@ def _run_once(
     method: str,
     optimal: bool,
     progress: ProgressCallback | None,
-    **search: Any,
+    **options: Any,
 ) -> SolveResult:
     try:
-        engine = Search(Board(level), **search)
+        found = Search(Board(level), **options)
     except ValueError as error:
         raise SokobanError(str(error)) from None
-    run = _driver.drive(engine, limits, progress)
-    lower_bound: int | None = engine.root_bound
-    if search.get("bound", "matching") == "none" or engine.root_bound >= INF:
+    run = _driver.drive(found, limits, progress)
+    lower_bound: int | None = found.root_bound
+    if options.get("bound", "matching") == "none" or found.root_bound >= INF:
         lower_bound = None
-    return _driver.result(engine, run, method, optimal, lower_bound)
-
-
-CORRALS_OPTION = Option("corrals", bool, True, "PI-corral pruning")
-#: The deadlock tests the best-first methods take: the two-box table and sub-searches of
-#: corral fences with the patterns they prove (10-25% fewer expansions for 10-20% of the
-#: node rate, a level or two more at a limit; off by default for the optimal methods,
-#: where the cost outweighs the few expansions they save, and for fess and fast, which
-#: lose Microban 153 with it; see benchmarks/solver.md).
-DEADLOCK_OPTIONS = (
-    Option("pairs", bool, True, "two-box deadlocks from a table built per level"),
-    Option("corral_deadlocks", bool, False, "corral deadlocks by sub-searches of their fences"),
-    Option(
-        "learn",
-        bool,
-        True,
-        "keep each corral deadlock proved as a pattern checked on every later position"
-        " [corral_deadlocks]",
-    ),
-    Option(
-        "neighbours",
-        bool,
-        False,
-        "a corral's sub-search also moves the boxes next to its fence [corral_deadlocks]",
-    ),
-    Option(
-        "frozen_goals",
-        bool,
-        True,
-        "prune a position whose boxes frozen on goals, as walls, leave some goal no box can"
-        " reach alone (a proof)",
-    ),
-)
-
-
-def _deadlocks(options: dict[str, Any]) -> dict[str, Any]:
-    """The values of :data:`DEADLOCK_OPTIONS` among a method's checked options."""
-    return {option.name: options[option.name] for option in DEADLOCK_OPTIONS}
-
-
-#: The same for greedy and weighted A*: corral deadlocks on.
-FAST_DEADLOCK_OPTIONS = (
-    DEADLOCK_OPTIONS[0],
-    dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
-    *DEADLOCK_OPTIONS[2:],
-)
-#: The same for the feature-space search: corral deadlocks with the fence's neighbours on
-#: (XSokoban levels whose boxes lock a fence from outside are solved with them).
-FESS_DEADLOCK_OPTIONS = (
-    *FAST_DEADLOCK_OPTIONS[:3],
-    dataclasses.replace(DEADLOCK_OPTIONS[3], default=True),
-    *FAST_DEADLOCK_OPTIONS[4:],
-)
+    return _driver.result(found, run, method, optimal, lower_bound)
 
 
 @register(
@@ -866,7 +613,7 @@ def astar(
         bound=options["bound"],
         tiebreak=options["ties"],
         corrals=options["corrals"],
-        **_deadlocks(options),
+        **deadlocks(options),
     )
 
 
@@ -889,7 +636,7 @@ def moves(
         progress,
         bound=options["bound"],
         exact=True,
-        **_deadlocks(options),
+        **deadlocks(options),
     )
 
 
@@ -915,19 +662,8 @@ def bfs(
         wh=0,
         tiebreak="none",
         corrals=options["corrals"],
-        **_deadlocks(options),
+        **deadlocks(options),
     )
-
-
-TUNNELS_OPTION = Option("tunnels", bool, True, "tunnel macros (a box goes through in one push)")
-PLAN_OPTION = Option(
-    "plan",
-    int,
-    0,
-    "what each box on a goal out of the packing order's plan adds to the bound (0: nothing)",
-    minimum=-100,
-    maximum=100,
-)
 
 
 @register(
@@ -952,7 +688,7 @@ def greedy(
         corrals=options["corrals"],
         tunnels=options["tunnels"],
         plan_penalty=options["plan"],
-        **_deadlocks(options),
+        **deadlocks(options),
     )
 
 
@@ -986,5 +722,5 @@ def wastar(
         wh=round(4 * weight),
         corrals=options["corrals"],
         tunnels=weight > 1.0 if tunnels is None else tunnels,
-        **_deadlocks(options),
+        **deadlocks(options),
     )

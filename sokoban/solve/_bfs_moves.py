@@ -24,7 +24,8 @@ from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
-from sokoban.solve._successors import Engine, is_solved, moved
+from sokoban.solve._push_moves import moved
+from sokoban.solve._successors import Engine, is_solved
 from sokoban.solve.types import (
     Limits,
     Option,

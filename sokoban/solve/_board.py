@@ -34,6 +34,23 @@ class KernelBoard(NamedTuple):
     zplayer: np.ndarray
 
 
+class SearchBoard(NamedTuple):
+    """The board as the searches on the node store take it: the fields of
+    :class:`KernelBoard`, then the two-box deadlock table of :mod:`sokoban.solve._pairs`
+    (``live``, ``pairs``, ``starts``, ``partners``; empty for none)."""
+
+    nbr: np.ndarray
+    goal: np.ndarray
+    dead: np.ndarray
+    dist: np.ndarray
+    zbox: np.ndarray
+    zplayer: np.ndarray
+    live: np.ndarray
+    pairs: np.ndarray
+    starts: np.ndarray
+    partners: np.ndarray
+
+
 class Board:
     """Arrays describing one level for the kernels.
 
@@ -92,6 +109,11 @@ class Board:
         """The arrays the kernels take, with fresh Zobrist keys (the same every time)."""
         zbox, zplayer = zobrist(self.n)
         return KernelBoard(self.nbr, self.goal, self.dead, self.dist, zbox, zplayer)
+
+    def search_board(self, pairs: tuple[np.ndarray, ...]) -> SearchBoard:
+        """:meth:`kernel_board` with the two-box table ``pairs`` (see
+        :func:`sokoban.solve._pairs.pair_table`, :func:`~sokoban.solve._pairs.no_table`)."""
+        return SearchBoard(*self.kernel_board(), *pairs)
 
     def cell(self, index: int) -> int:
         """The level cell of a floor index."""

@@ -16,15 +16,10 @@ import numpy as np
 from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve._board import INF
-from sokoban.solve.types import Option
 
 #: Bounds: none (0), nearest goal, minimum matching.
 BOUND_NONE, BOUND_NEAREST, BOUND_MATCHING = 0, 1, 2
 BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHING}
-#: The option ``bound`` of the methods that take a lower bound.
-BOUND_OPTION = Option(
-    "bound", str, "matching", "the lower bound on pushes", choices=("matching", "nearest")
-)
 
 #: Larger than any sum of distances, for the Hungarian algorithm's slack.
 _HUGE = np.int64(1) << 60

@@ -37,6 +37,7 @@ import numpy as np
 from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._pairs import pair_dead
+from sokoban.solve._push_moves import BOX, FROM, TO, moved, push_moves
 from sokoban.solve._reach import reach
 
 #: Smallest and largest fence searched.
@@ -143,7 +144,9 @@ def new_scratch(n: int) -> tuple[np.ndarray, ...]:
     int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET] (all -1 between sub-searches),
     marks int64[2], swalk int32[n] (walk lengths, unused), sslot int32[MAX_BUDGET + 1]
     (the slots of ``stable`` a sub-search used), fence and child int16[MAX_FENCE] (a
-    fence's boxes; a sub-search's child)."""
+    fence's boxes; a sub-search's child), and the pushes of
+    :func:`sokoban.solve._push_moves.push_moves`: allowed uint8[MAX_FENCE] (all 1), order
+    int32[MAX_FENCE], moves int32[4 MAX_FENCE, 6]."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -161,6 +164,9 @@ def new_scratch(n: int) -> tuple[np.ndarray, ...]:
         np.zeros(MAX_BUDGET + 1, np.int32),
         np.zeros(MAX_FENCE, np.int16),
         np.zeros(MAX_FENCE, np.int16),
+        np.ones(MAX_FENCE, np.uint8),
+        np.zeros(MAX_FENCE, np.int32),
+        np.zeros((4 * MAX_FENCE, 6), np.int32),
     )
 
 
@@ -220,7 +226,7 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
     stable = stable_all[: 4 * budget]
     key = _key(start, k, player, zbox, zplayer)
     count = _store(states, splayer, stable, sslot, 0, start, k, player, key)
-    child = scratch[15]
+    child, allowed, order, moves = scratch[15], scratch[16], scratch[17], scratch[18]
     head = 0
     verdict = DEAD
     while head < count and verdict == DEAD:
@@ -235,55 +241,41 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
             if sseen[cells[i]] == here:
                 verdict = ALIVE
                 break
-        for i in range(k):
-            if verdict != DEAD:
-                break
-            b = boxes[i]
-            for d in range(4):
-                t = nbr[b, d]
-                if t < 0 or socc[t] >= 0 or dead[t]:
-                    continue
-                p = nbr[b, (d + 2) % 4]
-                if p < 0 or sseen[p] != here:
-                    continue
-                socc[b] = -1
-                socc[t] = i
-                if pair_dead(t, b, socc, live, pairs, starts, partners) or (
-                    frozen(t, socc, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
-                ):
-                    socc[t] = -1
-                    socc[b] = i
-                    continue
-                marks[1] += 1
-                canon = reach(b, socc, nbr, seen2, np.int32(marks[1]), queue2, swalk)
+        made = 0
+        if verdict == DEAD:
+            made = push_moves(
+                boxes[:k], -1, socc, sseen, here, nbr, goal, dead, False, allowed, order, moves
+            )
+        for m in range(made):
+            i, b, t = moves[m, BOX], moves[m, FROM], moves[m, TO]
+            socc[b] = -1
+            socc[t] = i
+            if pair_dead(t, b, socc, live, pairs, starts, partners) or (
+                frozen(t, socc, nbr, goal, dead, stack) == FROZEN_OFF_GOAL
+            ):
                 socc[t] = -1
                 socc[b] = i
-                # The child's boxes, sorted.
-                j = 0
-                for x in range(k):
-                    if boxes[x] != b:
-                        child[j] = boxes[x]
-                        j += 1
-                j = k - 1
-                while j > 0 and child[j - 1] > t:
-                    child[j] = child[j - 1]
-                    j -= 1
-                child[j] = t
-                done = True
-                for x in range(k):
-                    if not goal[child[x]]:
-                        done = False
-                        break
-                if done:
-                    verdict = ALIVE
+                continue
+            marks[1] += 1
+            canon = reach(b, socc, nbr, seen2, np.int32(marks[1]), queue2, swalk)
+            socc[t] = -1
+            socc[b] = i
+            moved(boxes[:k], b, t, child[:k])
+            done = True
+            for x in range(k):
+                if not goal[child[x]]:
+                    done = False
                     break
-                if count >= budget:
-                    verdict = OVER
-                    break
-                key = _key(child, k, canon, zbox, zplayer)
-                added = _store(states, splayer, stable, sslot, count, child, k, canon, key)
-                if added >= 0:
-                    count = added
+            if done:
+                verdict = ALIVE
+                break
+            if count >= budget:
+                verdict = OVER
+                break
+            key = _key(child, k, canon, zbox, zplayer)
+            added = _store(states, splayer, stable, sslot, count, child, k, canon, key)
+            if added >= 0:
+                count = added
         for i in range(k):
             socc[boxes[i]] = -1
     for i in range(count):

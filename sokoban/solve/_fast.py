@@ -7,8 +7,9 @@ import dataclasses
 from typing import Any
 
 from sokoban.level import Level
-from sokoban.solve._best_first import FESS_DEADLOCK_OPTIONS, astar, greedy
-from sokoban.solve._fess import PACKED_WALLS_OPTION, fess
+from sokoban.solve._best_first import astar, greedy
+from sokoban.solve._fess import fess
+from sokoban.solve._options import FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION
 from sokoban.solve._threads import MAX_THREADS, race
 from sokoban.solve.types import (
     METHODS,

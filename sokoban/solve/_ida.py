@@ -41,8 +41,9 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
+from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
+from sokoban.solve._options import BOUND_OPTION
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Children, Engine, is_solved, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register

@@ -21,12 +21,19 @@ frozen on goals, which never move again.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sokoban._jit import njit
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, frozen
 from sokoban.solve._packing import packed_count
 from sokoban.solve._reach import reach
+
+#: The packed-walls test: off, the order's filled prefix as walls (:func:`goals_short`),
+#: or the goals packed by its chains (:func:`goals_short_chain`).
+WALLS_OFF, WALLS_PREFIX, WALLS_CHAIN = 0, 1, 2
+PACKED_WALLS = {"off": WALLS_OFF, "prefix": WALLS_PREFIX, "chain": WALLS_CHAIN}
 
 
 @njit(allocates=True)
@@ -361,6 +368,46 @@ def _player_pulls(goal, nbr, wall, side, visit, states, reached):
                 visit[p, r2] = 1
                 states[tail] = p * 4 + r2
                 tail += 1
+
+
+class FrozenTest(NamedTuple):
+    """The arrays of the frozen-on-goals test (:func:`frozen_short`) in a search: every
+    goal int32[g] (the order the cache keeps them in), tomatch uint8[g] scratch, a wall
+    map uint8[n] (left zero), the matching's scratch (:func:`new_scratch` without the
+    cache) and the floods per frozen set (:func:`new_frozen_cache`, kept by the search
+    from call to call). Empty (no goals) when the test is off."""
+
+    goals: np.ndarray
+    tomatch: np.ndarray
+    wall: np.ndarray
+    scratch: tuple[np.ndarray, ...]
+    cache: tuple[np.ndarray, ...]
+
+
+def new_frozen_test(
+    n: int, nboxes: int, goals: np.ndarray, cache: tuple[np.ndarray, ...]
+) -> FrozenTest:
+    """A :class:`FrozenTest` for ``n`` floor cells, ``nboxes`` boxes and ``goals``
+    (int32[g]; empty when the test is off), with the search's ``cache``."""
+    ng = goals.shape[0]
+    return FrozenTest(
+        goals,
+        np.zeros(ng, dtype=np.uint8),
+        np.zeros(n, dtype=np.uint8),
+        new_scratch(n, nboxes, ng, False),
+        cache,
+    )
+
+
+@njit(internal=True)
+def frozen_dead(boxes, occ, board, test, stack):
+    """:func:`frozen_short` of the position ``boxes`` (``occ`` their box indices) on
+    ``board`` (a :class:`~sokoban.solve._board.SearchBoard`) with the arrays of ``test``
+    (a :class:`FrozenTest`); ``stack``: uint8[n] scratch."""
+    return frozen_short(
+        boxes, occ, board.nbr, board.goal, board.dead, board.zbox, test.goals, test.tomatch,
+        test.wall, stack, test.scratch, test.cache,
+    )  # fmt: skip
 
 
 @njit(internal=True)

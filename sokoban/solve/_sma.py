@@ -87,8 +87,9 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import BOUND_OPTION, BOUNDS
+from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
+from sokoban.solve._options import BOUND_OPTION
 from sokoban.solve._path import expand
 from sokoban.solve._successors import Engine, is_solved, pushes, unlink
 from sokoban.solve.types import (

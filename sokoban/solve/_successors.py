@@ -25,6 +25,7 @@ from sokoban.level import Level
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import bound
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
+from sokoban.solve._push_moves import BOX, FROM, TO, moved, push_moves
 from sokoban.solve._reach import reach
 
 #: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
@@ -36,7 +37,9 @@ class Scratch(NamedTuple):
     """Work arrays of :func:`pushes` and :func:`pulls` on a board of ``n`` floor cells:
     occ int32[n] (all -1 between calls), seen, walk, fifo, seen2, walk2, fifo2 int32[n]
     (two player walks), stack uint8[n] (freeze tests), work int64[WORK_ROWS, b + 1] (the
-    bound), marks int64[2] (generation counters of the two walks)."""
+    bound), marks int64[2] (generation counters of the two walks), and the pushes of
+    :func:`sokoban.solve._push_moves.push_moves`: allowed uint8[b] (all 1), order int32[b],
+    moves int32[4 b, 6]."""
 
     occ: np.ndarray
     seen: np.ndarray
@@ -48,6 +51,9 @@ class Scratch(NamedTuple):
     stack: np.ndarray
     work: np.ndarray
     marks: np.ndarray
+    allowed: np.ndarray
+    order: np.ndarray
+    moves: np.ndarray
 
 
 class Children(NamedTuple):
@@ -73,6 +79,9 @@ def new_scratch(n: int, nboxes: int) -> Scratch:
         np.zeros(n, np.uint8),
         np.zeros((WORK_ROWS, nboxes + 1), np.int64),
         np.zeros(2, np.int64),
+        np.ones(nboxes, np.uint8),
+        np.zeros(nboxes, np.int32),
+        np.zeros((4 * max(nboxes, 1), 6), np.int32),
     )
 
 
@@ -85,24 +94,6 @@ def new_children(nboxes: int) -> Children:
         np.zeros(m, np.uint64),
         np.zeros(m, np.int32),
     )
-
-
-@njit(internal=True)
-def moved(boxes, old, new, out):
-    """``out`` (int16[b]) := ``boxes`` (int16[b], sorted) with cell ``old`` replaced by
-    ``new``, kept sorted."""
-    nb = boxes.shape[0]
-    j = 0
-    for i in range(nb):
-        x = boxes[i]
-        if x != old:
-            out[j] = x
-            j += 1
-    j = nb - 1
-    while j > 0 and out[j - 1] > new:
-        out[j] = out[j - 1]
-        j -= 1
-    out[j] = new
 
 
 @njit
@@ -130,7 +121,8 @@ def pushes(boxes, player, key, board, scratch, kind, children):
     :data:`sokoban.solve._bounds.BOUNDS`) bipartite deadlocks. Returns their number, written
     to ``children`` (see :func:`new_children`) with their keys and lower bounds."""
     nbr, goal, dead, dist, zbox, zplayer = board
-    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch
+    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch[:10]
+    moves = scratch.moves
     c_boxes, c_player, c_key, c_h = children
     nb = boxes.shape[0]
     for k in range(nb):
@@ -139,34 +131,30 @@ def pushes(boxes, player, key, board, scratch, kind, children):
     mark = np.int32(marks[0])
     reach(player, occ, nbr, seen, mark, fifo, walk)
     base = key ^ zplayer[player]
+    made = push_moves(
+        boxes, -1, occ, seen, mark, nbr, goal, dead, False, scratch.allowed, scratch.order, moves
+    )
     count = 0
-    for k in range(nb):
-        b = boxes[k]
-        for d in range(4):
-            t = nbr[b, d]
-            if t < 0 or occ[t] >= 0 or dead[t]:
-                continue
-            p = nbr[b, (d + 2) % 4]
-            if p < 0 or seen[p] != mark:
-                continue
-            occ[b] = -1
-            occ[t] = k
-            if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
-                occ[t] = -1
-                occ[b] = k
-                continue
-            marks[1] += 1
-            canon = reach(b, occ, nbr, seen2, np.int32(marks[1]), fifo2, walk2)
+    for i in range(made):
+        k, b, t = moves[i, BOX], moves[i, FROM], moves[i, TO]
+        occ[b] = -1
+        occ[t] = k
+        if frozen(t, occ, nbr, goal, dead, stack) == FROZEN_OFF_GOAL:
             occ[t] = -1
             occ[b] = k
-            moved(boxes, b, t, c_boxes[count])
-            h = bound(kind, c_boxes[count], dist, work)
-            if h >= INF:
-                continue
-            c_player[count] = canon
-            c_key[count] = base ^ zbox[b] ^ zbox[t] ^ zplayer[canon]
-            c_h[count] = h
-            count += 1
+            continue
+        marks[1] += 1
+        canon = reach(b, occ, nbr, seen2, np.int32(marks[1]), fifo2, walk2)
+        occ[t] = -1
+        occ[b] = k
+        moved(boxes, b, t, c_boxes[count])
+        h = bound(kind, c_boxes[count], dist, work)
+        if h >= INF:
+            continue
+        c_player[count] = canon
+        c_key[count] = base ^ zbox[b] ^ zbox[t] ^ zplayer[canon]
+        c_h[count] = h
+        count += 1
     for k in range(nb):
         occ[boxes[k]] = -1
     return count
@@ -179,7 +167,7 @@ def pulls(boxes, player, key, board, scratch, children):
     and drags it along). No pruning is needed: every state met backwards from a solved
     position can reach it. Returns their number, written to ``children`` (bounds 0)."""
     nbr, goal, dead, dist, zbox, zplayer = board
-    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch
+    occ, seen, walk, fifo, seen2, walk2, fifo2, stack, work, marks = scratch[:10]
     c_boxes, c_player, c_key, c_h = children
     nb = boxes.shape[0]
     for k in range(nb):

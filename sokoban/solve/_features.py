@@ -1,0 +1,166 @@
+"""The feature space of the feature-space search (:mod:`sokoban.solve._fess`): the
+features of a position, its cell, and the queue of cells the search takes turns among.
+
+Features of a position (computed for every child):
+
+- packing: how many steps of the packing plan hold (:mod:`sokoban.solve._packing`);
+- connectivity: how many regions the boxes cut the free floor into (capped);
+- out of plan: boxes on goals that wall in goals still empty (capped).
+
+Every cell holds its positions in LIFO buckets by a key (the search's choice: a bound, a
+weight, or both). :func:`cell_pop` visits the non-empty cells round-robin and takes the
+position of least key in each, so a cell reached by packing one more box gets its turns
+at once however crowded the cells below it are, while every other combination of
+features keeps being explored.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from sokoban._jit import njit
+from sokoban.solve._packing import steps_packed
+from sokoban.solve._store import OWN
+
+#: Slots of the counters (int64 array, after the store's) the cells keep: positions
+#: queued, the next cell's turn, non-empty cells.
+QUEUED, CURSOR, CELLS = OWN, OWN + 1, OWN + 2
+#: Feature caps: regions counted up to this many, boxes out of plan likewise.
+CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
+#: Bound buckets per cell at most (larger keys share the last bucket).
+MAX_BUCKETS = 1024
+
+
+class Cells(NamedTuple):
+    """The feature cells' buckets: the first node of each (cell, key) bucket int32[c, k]
+    (-1 empty), the nodes per cell int64[c], and a key at or below each cell's least
+    occupied bucket int32[c]."""
+
+    heads: np.ndarray
+    sizes: np.ndarray
+    low: np.ndarray
+
+
+def new_cells(steps: int, buckets: int) -> Cells:
+    """Empty :class:`Cells` for a plan of ``steps`` steps and ``buckets`` keys per cell."""
+    ncells = (steps + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
+    return Cells(
+        np.full((ncells, buckets), -1, dtype=np.int32),
+        np.zeros(ncells, dtype=np.int64),
+        np.zeros(ncells, dtype=np.int32),
+    )
+
+
+@njit(internal=True)
+def regions(occ, nbr, seen, mark, queue):
+    """How many connected regions the free cells (``occ < 0``) form; uses marks
+    ``mark..mark + regions - 1`` of ``seen`` (int32[n]) and returns (regions, next mark).
+    A cell marked ``mark`` or above before the call counts as seen. ``occ``, ``queue``:
+    int32[n]; ``nbr``: int32[n, 4]. (Not the player's flood of
+    :func:`sokoban.solve._reach.reach`: this one visits every free cell, and a cell of an
+    earlier flood of the same call is never entered.)"""
+    n = nbr.shape[0]
+    first = mark
+    count = 0
+    for s in range(n):
+        if occ[s] >= 0 or seen[s] >= first:
+            continue
+        seen[s] = mark
+        queue[0] = s
+        head, tail = 0, 1
+        while head < tail:
+            c = queue[head]
+            head += 1
+            for d in range(4):
+                x = nbr[c, d]
+                if x >= 0 and occ[x] < 0 and seen[x] < first:
+                    seen[x] = mark
+                    queue[tail] = x
+                    tail += 1
+        count += 1
+        mark += 1
+    return count, mark
+
+
+@njit
+def feature_cell(occ, nbr, steps, parent, feeds, ok, seen, mark, queue, conn_cap, oop_cap):
+    """The feature-space cell of the boxes ``occ`` (int32[n]) and the next free mark:
+    ``(packed * conn_cap + min(regions, conn_cap) - 1) * oop_cap + min(out of plan,
+    oop_cap - 1)``, packed counting the plan's steps. ``steps``, ``parent``, ``feeds``,
+    ``ok``: see :func:`sokoban.solve._packing.steps_packed`; ``seen``, ``queue``: int32[n]
+    scratch."""
+    packed, out = steps_packed(occ, steps, parent, feeds, ok)
+    count, mark = regions(occ, nbr, seen, mark, queue)
+    conn = max(0, min(count, conn_cap) - 1)  # no region counted when every cell was seen
+    return (packed * conn_cap + conn) * oop_cap + min(out, oop_cap - 1), mark
+
+
+@njit
+def cell_push(cells, nxt, counters, cell, key, node):
+    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: :class:`Cells`; ``nxt``:
+    int32[cap] bucket links; ``counters``: the search's, slots :data:`QUEUED` ..."""
+    heads, count, low = cells
+    k = min(key, heads.shape[1] - 1)
+    nxt[node] = heads[cell, k]
+    heads[cell, k] = node
+    if count[cell] == 0 or k < low[cell]:
+        low[cell] = k
+    if count[cell] == 0:
+        counters[CELLS] += 1
+    count[cell] += 1
+    counters[QUEUED] += 1
+
+
+@njit(internal=True)
+def cell_pop(cells, nxt, counters):
+    """The node of least key in the next non-empty cell after the cursor."""
+    heads, count, low = cells
+    ncells = count.shape[0]
+    c = counters[CURSOR]
+    while count[c] == 0:
+        c += 1
+        if c == ncells:
+            c = 0
+    counters[CURSOR] = c + 1 if c + 1 < ncells else 0
+    k = low[c]
+    while heads[c, k] < 0:
+        k += 1
+    low[c] = k
+    node = heads[c, k]
+    heads[c, k] = nxt[node]
+    count[c] -= 1
+    if count[c] == 0:
+        counters[CELLS] -= 1
+    counters[QUEUED] -= 1
+    return node
+
+
+@njit(internal=True)
+def features(cell, conn_cap, oop_cap):
+    """(plan steps packed, regions column, boxes out of plan) of feature ``cell``."""
+    oop, rest = cell % oop_cap, cell // oop_cap
+    return rest // conn_cap, rest % conn_cap, oop
+
+
+@njit(internal=True)
+def ranks_above(cell, other, conn_cap, oop_cap):
+    """Whether feature ``cell`` is further on than ``other``: more steps packed, or as
+    many and fewer regions, or as many of both and fewer boxes out of plan."""
+    packed, conn, oop = features(cell, conn_cap, oop_cap)
+    packed0, conn0, oop0 = features(other, conn_cap, oop_cap)
+    if packed != packed0:
+        return packed > packed0
+    if conn != conn0:
+        return conn < conn0
+    return oop < oop0
+
+
+@njit(internal=True)
+def improves(cell, before, conn_cap, oop_cap):
+    """Whether feature ``cell`` has more steps packed, fewer regions or fewer boxes out of
+    plan than ``before``."""
+    packed, conn, oop = features(cell, conn_cap, oop_cap)
+    packed0, conn0, oop0 = features(before, conn_cap, oop_cap)
+    return packed > packed0 or conn < conn0 or oop < oop0
