@@ -13,7 +13,7 @@ from public import PublicLevels
 
 from sokoban import Level
 from sokoban.cli import main
-from sokoban.solve import Limits, Status, _threads, solve
+from sokoban.solve import Limits, Progress, Status, _stages, _threads, solve
 
 SMALL = Level.from_xsb("#######\n#@ $ .#\n# $ . #\n#    ##\n#######")
 
@@ -24,6 +24,32 @@ def test_a_set_stop_flag_ends_a_search_at_once() -> None:
     result = solve(SMALL, "bfs", Limits(time=60, stop=stop))
     assert result.status is Status.TIME_LIMIT
     assert result.message == "stopped: another search ended first"
+
+
+def test_every_stage_of_fast_keeps_the_stop_flag() -> None:
+    # A lane of a race runs fast's stages: each stage's limits must keep the flag, or a
+    # lane goes on after another lane has won.
+    stop = threading.Event()
+    stop.set()
+    result = solve(SMALL, "fast", Limits(time=60, stop=stop))
+    assert result.status is Status.TIME_LIMIT and result.stats.expanded == 0
+    assert result.message.endswith("stopped: another search ended first")
+
+
+def test_the_retry_of_fess_keeps_the_stop_flag() -> None:
+    # No solution, found only by searching: the first search runs out of positions with
+    # its macros and the packed-walls test, which proves nothing, so fess searches again
+    # without them. The flag set meanwhile must stop that second search.
+    stuck = Level.from_xsb("#######\n# $  .#\n#  #.##\n## $ @#\n# .$  #\n#######")
+    stop = threading.Event()
+
+    def set_stop(_: Progress) -> None:
+        stop.set()
+
+    result = solve(stuck, "fess", Limits(time=60, stop=stop), progress=set_stop)
+    assert result.status is Status.TIME_LIMIT, result.message
+    assert result.message == "stopped: another search ended first"
+    assert solve(stuck, "fess", Limits(time=60)).status is Status.UNSOLVABLE
 
 
 def test_fast_on_two_threads_solves_and_says_which_thread() -> None:
@@ -38,7 +64,7 @@ def test_the_first_lane_to_solve_stops_the_others(
     # XSokoban 1: greedy solves it in a fraction of a second; breadth-first search would
     # run for minutes, so a quick end means the winner stopped it.
     level = public_levels.level("xsokoban.xsb", 1)
-    lanes = ((("greedy", {}, 1.0, None),), (("bfs", {}, 1.0, None),))
+    lanes = ((_stages.Stage("greedy", {}, 1.0),), (_stages.Stage("bfs", {}, 1.0),))
     monkeypatch.setattr(_threads, "LANES", lanes)
     start = time.perf_counter()
     result = solve(level, "fast", Limits(time=120), threads=2)

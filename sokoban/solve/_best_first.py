@@ -13,7 +13,6 @@ from the push-child step of :mod:`sokoban.solve._children`.
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any
 
 import numpy as np
@@ -38,12 +37,14 @@ from sokoban.solve._options import (
     deadlocks,
 )
 from sokoban.solve._packed_walls import frozen_dead, new_frozen_cache, new_frozen_test
-from sokoban.solve._packing import packed_count, packing_order
+from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._push_moves import BEHIND, BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
+from sokoban.solve._stages import remaining
 from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MAXG, NODES, new_store
+from sokoban.solve._tables import Tables
 from sokoban.solve.types import (
     Limits,
     Option,
@@ -354,12 +355,13 @@ class Search:
         tiebreak: str = "deeper",
         corrals: bool = True,
         tunnels: bool = False,
-        pairs: bool = True,
+        pairs: bool | tuple[np.ndarray, ...] = True,
         corral_deadlocks: bool = False,
         learn: bool = True,
         neighbours: bool = False,
         learned: Learned | None = None,
         plan_penalty: int = 0,
+        plan: PackingOrder | None = None,
         frozen_goals: bool = False,
         capacity: int = 1 << 12,
     ) -> None:
@@ -370,11 +372,9 @@ class Search:
         self.board = board
         self.exact = exact
         nb = board.nboxes
-        started = time.perf_counter()
-        two_box = pair_table(board) if pairs else no_table()
-        #: Seconds spent building the two-box deadlock table.
-        self.pairs_seconds = time.perf_counter() - started
-        self.kernel_board = board.search_board(two_box)
+        if isinstance(pairs, bool):
+            pairs = pair_table(board) if pairs else no_table()
+        self.kernel_board = board.search_board(pairs)
         if learned is None:
             learned = (
                 new_learned(board.n, learn=learn, neighbours=neighbours)
@@ -390,8 +390,9 @@ class Search:
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
         if plan_penalty != 0:
-            order = packing_order(board, parking=False)  # goals only: out of plan
-            self.plan = (order.order, order.parent)
+            if plan is None:
+                plan = packing_order(board, parking=False)  # goals only: out of plan
+            self.plan = (plan.order, plan.parent)
             hmax += abs(plan_penalty) * nb
         else:
             self.plan = (np.zeros(0, np.int32), np.zeros(0, np.int32))
@@ -537,40 +538,38 @@ def run_best_first(
     method: str,
     optimal: bool,
     progress: ProgressCallback | None,
+    tables: Tables | None,
     **search: Any,
 ) -> SolveResult:
-    """Run a :class:`Search` of ``level`` and make the result.
+    """Run a :class:`Search` of ``level`` (its tables from ``tables``, else built here)
+    and make the result.
 
     Tunnel macros may cut off every solution in odd layouts, so a search with them that
     runs out of positions is run again without them (in the limits left) before the level
     is called unsolvable.
     """
-    result = _run_once(level, limits, method, optimal, progress, **search)
+    tables = tables or Tables(level)
+    result = _run_once(tables, limits, method, optimal, progress, **search)
     if result.status is not Status.UNSOLVABLE or not search.get("tunnels"):
         return result
     spent = result.stats
-
-    def rest(limit: float | int | None, used: float | int) -> Any:
-        return None if limit is None else max(0, limit - used)
-
-    left = dataclasses.replace(
-        limits, time=rest(limits.time, spent.seconds), nodes=rest(limits.nodes, spent.expanded)
-    )
     search["tunnels"] = False
-    again = _run_once(level, left, method, optimal, progress, **search)
+    again = _run_once(tables, remaining(limits, spent), method, optimal, progress, **search)
     return dataclasses.replace(again, stats=spent + again.stats)
 
 
 def _run_once(
-    level: Level,
+    tables: Tables,
     limits: Limits,
     method: str,
     optimal: bool,
     progress: ProgressCallback | None,
     **options: Any,
 ) -> SolveResult:
+    pairs = tables.pairs(options.pop("pairs", True))
+    plan = tables.plan(parking=False) if options.get("plan_penalty") else None
     try:
-        found = Search(Board(level), **options)
+        found = Search(tables.board, pairs=pairs, plan=plan, **options)
     except ValueError as error:
         raise SokobanError(str(error)) from None
     run = _driver.drive(found, limits, progress)
@@ -599,7 +598,11 @@ def _run_once(
     ),
 )
 def astar(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Push-optimal A*. Tie-break ``moves``: among positions with the same bound on pushes
     the one reached with fewer moves first; ``deeper``: the one with the smaller lower
@@ -610,6 +613,7 @@ def astar(
         "astar",
         True,
         progress,
+        tables,
         bound=options["bound"],
         tiebreak=options["ties"],
         corrals=options["corrals"],
@@ -625,7 +629,11 @@ def astar(
     options=(BOUND_OPTION, *DEADLOCK_OPTIONS),
 )
 def moves(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Move-optimal A*: the player's exact cell is part of the state."""
     return run_best_first(
@@ -634,6 +642,7 @@ def moves(
         "moves",
         True,
         progress,
+        tables,
         bound=options["bound"],
         exact=True,
         **deadlocks(options),
@@ -648,7 +657,11 @@ def moves(
     options=(CORRALS_OPTION, *DEADLOCK_OPTIONS),
 )
 def bfs(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Push-optimal breadth-first search: no lower bound, so no bipartite deadlocks; dead
     squares, freeze deadlocks and PI-corrals (option ``corrals``) still prune."""
@@ -658,6 +671,7 @@ def bfs(
         "bfs",
         True,
         progress,
+        tables,
         bound="none",
         wh=0,
         tiebreak="none",
@@ -672,7 +686,11 @@ def bfs(
     options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, PLAN_OPTION, *FAST_DEADLOCK_OPTIONS),
 )
 def greedy(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Expand the position closest to solved first."""
     return run_best_first(
@@ -681,6 +699,7 @@ def greedy(
         "greedy",
         False,
         progress,
+        tables,
         bound=options["bound"],
         wg=0,
         wh=1,
@@ -706,7 +725,11 @@ def greedy(
     ),
 )
 def wastar(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Weighted A*: solutions within ``weight`` times the optimum in pushes."""
     weight = options["weight"]
@@ -717,6 +740,7 @@ def wastar(
         "wastar",
         weight == 1.0,
         progress,
+        tables,
         bound=options["bound"],
         wg=4,
         wh=round(4 * weight),

@@ -65,7 +65,9 @@ from sokoban.solve._packing import PackingOrder, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
+from sokoban.solve._stages import remaining
 from sokoban.solve._store import EXPANDED, GENERATED, GOAL, NODES, new_store
+from sokoban.solve._tables import Tables
 from sokoban.solve.types import (
     Limits,
     Option,
@@ -410,15 +412,21 @@ FESS_KEYS = {
     ),
 )
 def fess(
-    level: Level, limits: Limits, progress: ProgressCallback | None, **options: Any
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    tables: Tables | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Feature-space search: takes turns among cells of (goals packed in the packing
     order, regions, boxes out of plan). Option ``key``: how a cell orders its positions,
-    a name of :data:`FESS_KEYS` or several joined by commas, run by turns."""
-    board = Board(level)
-    plan = packing_order(board, parking=options["parking"])
+    a name of :data:`FESS_KEYS` or several joined by commas, run by turns. ``tables``:
+    the level's tables, when a portfolio has them (else built here)."""
+    tables = tables or Tables(level)
+    board = tables.board
+    plan = tables.plan(parking=options["parking"])
     keys = [FESS_KEYS[name] for name in options["key"].split(",")]
-    two_box = pair_table(board) if options["pairs"] else no_table()
+    two_box = tables.pairs(options["pairs"])
     # One memo and one set of patterns for every search of the level: a proof holds for all.
     learned = (
         new_learned(board.n, learn=options["learn"], neighbours=options["neighbours"])
@@ -455,10 +463,5 @@ def fess(
     # Tunnel macros and the packed-walls test may cut off every solution: running out of
     # positions with them proves nothing, so search again without them in the limits left.
     spent = result.stats
-    left = Limits(
-        None if limits.time is None else max(0.0, limits.time - spent.seconds),
-        None if limits.nodes is None else max(0, limits.nodes - spent.expanded),
-        limits.memory,
-    )
-    again = run(left, False, "off")
+    again = run(remaining(limits, spent), False, "off")
     return dataclasses.replace(again, stats=spent + again.stats)

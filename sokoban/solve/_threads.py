@@ -2,10 +2,10 @@
 kernels release the GIL), and the first to solve the level, or to prove it unsolvable,
 stops the others through :attr:`Limits.stop` (seen between kernel calls).
 
-Each thread runs a *lane*: stages one after the other, each a method with options and
-the share of the time limit it may have used by its end, as ``fast`` does in one
-thread. Each lane has its own arrays and its own learned deadlocks, and an equal share of
-the memory limit.
+Each thread runs a *lane*: stages one after the other (:mod:`sokoban.solve._stages`), as
+``fast`` does in one thread. Each lane has its own arrays and its own learned deadlocks,
+and an equal share of the memory limit; the tables built from the level alone are built
+once and shared.
 """
 
 from __future__ import annotations
@@ -17,70 +17,24 @@ import time
 from typing import Any
 
 from sokoban.level import Level
-from sokoban.solve.types import (
-    METHODS,
-    Limits,
-    ProgressCallback,
-    SearchStats,
-    SolveResult,
-    Status,
-    check_options,
-)
+from sokoban.solve._stages import FINAL, Stage, run_stages
+from sokoban.solve._tables import Tables
+from sokoban.solve.types import Limits, ProgressCallback, SearchStats, SolveResult
 
-#: A stage: method, its options, the share of the time (else node) limit it may have
-#: used by its end, its node budget when there are no limits.
-Stage = tuple[str, dict[str, Any], float, int | None]
 #: The lanes, one per thread, taken in this order: ``fast``'s portfolio split in two (the
 #: two keys of ``fess`` in two threads, greedy before one and A* after the other), then
 #: A* and weighted A* on their own.
 LANES: tuple[tuple[Stage, ...], ...] = (
-    (("greedy", {}, 0.1, 50_000), ("fess", {"key": "weight"}, 1.0, 300_000)),
-    (("fess", {"key": "mixed"}, 0.75, 300_000), ("astar", {}, 1.0, None)),
-    (("astar", {}, 1.0, None),),
-    (("wastar", {}, 1.0, None),),
+    (
+        Stage("greedy", {}, 0.1, budget=50_000),
+        Stage("fess", {"key": "weight"}, 1.0, budget=300_000),
+    ),
+    (Stage("fess", {"key": "mixed"}, 0.75, budget=300_000), Stage("astar", {}, 1.0)),
+    (Stage("astar", {}, 1.0),),
+    (Stage("wastar", {}, 1.0),),
 )
 #: Threads used at most (one per lane).
 MAX_THREADS = len(LANES)
-#: Ends of a search that settle the level.
-FINAL = (Status.SOLVED, Status.UNSOLVABLE)
-
-
-def run_lane(
-    level: Level,
-    stages: tuple[Stage, ...],
-    limits: Limits,
-    progress: ProgressCallback | None,
-    options: dict[str, Any],
-) -> SolveResult:
-    """Run ``stages`` one after the other within ``limits`` until one settles the level;
-    ``options`` (such as the deadlock options) go to every method that takes them. The
-    result's message names the stage that ended it."""
-    spent = SearchStats()
-    result: SolveResult | None = None
-    name = stages[0][0]
-    for name, own, share, budget in stages:
-        if limits.time is not None:
-            nodes = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
-            left = max(0.0, limits.time * share - spent.seconds)
-            stage = dataclasses.replace(limits, time=left, nodes=nodes)
-        elif limits.nodes is not None:
-            stage = dataclasses.replace(
-                limits, nodes=max(0, int(limits.nodes * share) - spent.expanded)
-            )
-        else:
-            stage = dataclasses.replace(limits, nodes=budget)
-        method = METHODS[name]
-        taken = {option.name for option in method.options}
-        given = {k: v for k, v in options.items() if k in taken} | own
-        result = method.function(level, stage, progress, **check_options(method, given))
-        spent = spent + result.stats
-        if result.status in (*FINAL, Status.MEMORY_LIMIT):
-            break
-        if limits.stop is not None and limits.stop.is_set():
-            break
-    assert result is not None
-    label = name if name != "fess" else f"fess {own['key']}"
-    return dataclasses.replace(result, stats=spent, message=f"{label}: {result.message}")
 
 
 def race(
@@ -96,6 +50,7 @@ def race(
     thread and stage found it; its statistics sum every lane's work, its seconds are the
     wall time. When none settles it, the result is the first lane's."""
     lanes = LANES[: max(1, min(threads, MAX_THREADS))]
+    tables = Tables(level)  # built once, shared by the lanes
     stop = threading.Event()
     memory = limits.memory_bytes // len(lanes)
     shared = dataclasses.replace(limits, memory=memory, stop=stop)
@@ -104,7 +59,7 @@ def race(
     winner: int | None = None
     with concurrent.futures.ThreadPoolExecutor(len(lanes)) as pool:
         futures = {
-            pool.submit(run_lane, level, lane, shared, progress, options): i
+            pool.submit(run_stages, level, lane, shared, progress, options, tables): i
             for i, lane in enumerate(lanes)
         }
         try:
