@@ -97,8 +97,8 @@ class _Kernel(CPUDispatcher):
     integer type of an argument: int64, to which the caller casts. numba would compile
     the callee once per type it meets (int16, int32, a literal 0 or -1, a literal bool),
     each time in full: fess's child kernels three times, the corral sub-search twice,
-    SMA*'s heaps four times (about 50 s of duplicates in a cold compile of every method;
-    benchmarks/solver.md, session 9). Only the typing of calls between kernels changes: calls
+    SMA*'s heaps four times (most of a cold compile of every method, measured in
+    benchmarks/solver.md). Only the typing of calls between kernels changes: calls
     from Python are typed by their values as before, and a recursive call is matched to
     the signature being compiled by the same widened types."""
 
@@ -134,10 +134,10 @@ def _locked_save(save: Callable[[Any, Any], None], lock: str) -> Callable[[Any, 
 class _InternalKernel(_Kernel):
     """A kernel that the package calls from other kernels only, compiled without the
     wrapper that converts Python objects to its arguments: that wrapper is about a third
-    of a small kernel's compile time, and calls between kernels never run it
-    (benchmarks/solver.md, session 12). A call from Python (a test, a notebook) goes to
-    a twin compiled with the wrapper, made at the first such call and cached under a
-    name of its own (numba's cache keys an entry by name and types, not by options)."""
+    of a small kernel's compile time, and calls between kernels never run it. A call
+    from Python (a test, a notebook) goes to a twin compiled with the wrapper, made at
+    the first such call and cached under a name of its own (numba's cache keys an entry
+    by name and types, not by options)."""
 
     #: ``cache`` and ``allocates`` of :func:`_kernel`, for the twin.
     _twin_options: tuple[bool, bool]
@@ -190,8 +190,8 @@ def njit(
     with it, numba counts references to every array a kernel takes, views and arrays
     in named tuples included, by atomic increments and decrements at each call, and
     the search kernels call small kernels for every child (fess's child kernels take
-    about 40 arrays): a fifth of fess's time on XSokoban 42 went to those counts
-    (benchmarks/solver.md, session 11). numba then refuses, at compile time, a kernel
+    about 40 arrays): a fifth of fess's time went to those counts (benchmarks/solver.md).
+    numba then refuses, at compile time, a kernel
     that allocates an array or returns one it did not take. ``@njit(allocates=True)``
     keeps the runtime, for the kernels that allocate (a search's scratch, its tables).
 

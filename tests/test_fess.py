@@ -295,10 +295,10 @@ def test_fess_on_invalid_level() -> None:
 def test_fess_search_object_reports_progress() -> None:
     board = Board(level(ROOM))
     seen: list[int] = []
-    engine = Fess(board, tunnels=False, macros=False)
-    run = engine.run(Limits(time=10), lambda now: seen.append(now.expanded))
-    assert run.solved and len(engine.path()) == engine.cost + 1
-    assert seen and seen[-1] == engine.expanded
+    search = Fess(board, tunnels=False, macros=False)
+    run = search.run(Limits(time=10), lambda now: seen.append(now.expanded))
+    assert run.solved and len(search.path()) == search.cost + 1
+    assert seen and seen[-1] == search.expanded
 
 
 @pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features"])
@@ -336,12 +336,12 @@ def test_macros_carry_boxes_and_replay() -> None:
     # move a box more than one cell, and their pushes replay to the solved position.
     lv = level(ROOM)
     board = Board(lv)
-    engine = Fess(board, tunnels=False, macros=True)
-    assert engine.run(Limits(time=10)).solved
-    path = engine.path()
-    assert len(path) - 1 < engine.cost  # fewer moves of the search than pushes
+    search = Fess(board, tunnels=False, macros=True)
+    assert search.run(Limits(time=10)).solved
+    path = search.path()
+    assert len(path) - 1 < search.cost  # fewer moves of the search than pushes
     solution = expand(board, path)
-    assert sum(push for _, push in solution.steps) == engine.cost
+    assert sum(push for _, push in solution.steps) == search.cost
     assert verify(lv, solution).is_solved
 
 
@@ -356,10 +356,10 @@ TUNNEL = """
 def test_tunnel_macros_go_through_in_one_move() -> None:
     lv = level(TUNNEL)
     board = Board(lv)
-    engine = Fess(board, tunnels=True, macros=False)
-    assert engine.run(Limits(time=10)).solved
-    path = engine.path()
-    assert len(path) - 1 < engine.cost
+    search = Fess(board, tunnels=True, macros=False)
+    assert search.run(Limits(time=10)).solved
+    path = search.path()
+    assert len(path) - 1 < search.cost
     assert verify(lv, expand(board, path)).is_solved
 
 

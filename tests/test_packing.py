@@ -167,7 +167,7 @@ def test_a_parked_box_counts_on_its_cell_and_on_the_goal_it_feeds() -> None:
 def test_fess_with_parking_solves_xsokoban_87() -> None:
     # 87's goal area fills only with boxes parked inside it first: with the parking steps
     # the features key solves it in about 70,000 expansions; without them it stalls with
-    # 6 of 12 goals packed (benchmarks/solver.md, session 13).
+    # 6 of 12 goals packed (benchmarks/solver.md).
     lv = PUBLIC.level("xsokoban.xsb", 87)
     options = {"key": "features", "packed_walls": "off"}
     result = solve(lv, "fess", Limits(nodes=300_000, time=60), **options)

@@ -6,6 +6,7 @@ row (CI samples them with ``SOKOBAN_SAMPLE``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -72,21 +73,21 @@ def test_fast_portfolio_falls_back_to_astar(monkeypatch: pytest.MonkeyPatch) -> 
     # When greedy search and the feature-space search give up, the fast method's A* stage
     # solves a level of at most FAST_ASTAR_BOXES boxes (Microban 10, 21 pushes) and says so;
     # on a bigger level (Microban 146, 12 boxes) the last stage is fess without macros.
-    from sokoban.solve import _fast
+    from sokoban.solve import METHODS, _fast
 
     calls: list[tuple[str, dict[str, object]]] = []
 
-    def gives_up(name: str) -> object:
+    def gives_up(name: str) -> None:
         def method(
             level: object, limits: Limits, progress: object, **options: object
         ) -> SolveResult:
             calls.append((name, options))
             return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.5))
 
-        return method
+        monkeypatch.setitem(METHODS, name, dataclasses.replace(METHODS[name], function=method))
 
-    monkeypatch.setattr(_fast, "greedy", gives_up("greedy"))
-    monkeypatch.setattr(_fast, "fess", gives_up("fess"))
+    gives_up("greedy")
+    gives_up("fess")
     level = _collection("microban.xsb")[9]
     assert len(level.boxes) <= _fast.FAST_ASTAR_BOXES
     result = solve(level, "fast", Limits(time=60))  # room for a first compilation
@@ -115,21 +116,21 @@ def test_fast_portfolio_stages(number: int, stage: str) -> None:
 def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sokoban.solve import _fast
+    from sokoban.solve import METHODS, _fast
 
     seen: list[tuple[str, Limits]] = []
 
-    def records(name: str) -> object:
+    def records(name: str) -> None:
         def method(
             level: object, limits: Limits, progress: object, **options: object
         ) -> SolveResult:
             seen.append((name, limits))
             return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.1))
 
-        return method
+        monkeypatch.setitem(METHODS, name, dataclasses.replace(METHODS[name], function=method))
 
     for name in ("greedy", "fess", "astar"):
-        monkeypatch.setattr(_fast, name, records(name))
+        records(name)
     solve(_collection("microban.xsb")[0], "fast")
     assert [(name, limits.nodes) for name, limits in seen] == [
         ("greedy", 50_000),
@@ -151,10 +152,10 @@ def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
     # Above FAST_ASTAR_BOXES boxes fess has a short first look, capped in expansions.
     solve(_collection("microban.xsb")[145], "fast", Limits(time=10))
     assert [(name, limits.nodes) for name, limits in seen][:5] == [
-        ("fess", _fast.FESS_PROBE),
+        ("fess", _fast.FAST_STAGES_BIG[0].cap),
         ("greedy", 130_000),
-        ("fess", _fast.FESS_FEATURES),
-        ("fess", _fast.FESS_FEATURES_OPEN),
+        ("fess", _fast.FAST_STAGES_BIG[2].cap),
+        ("fess", _fast.FAST_STAGES_BIG[3].cap),
         ("fess", None),
     ]
     # The short look may take 0.3 s, greedy search 0.6 s at least there (their shares of

@@ -25,7 +25,7 @@ from sokoban.solve import _driver, _table
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._push_moves import moved
-from sokoban.solve._successors import Engine, is_solved
+from sokoban.solve._successors import FamilyBoard, is_solved
 from sokoban.solve.types import (
     Limits,
     Option,
@@ -84,7 +84,7 @@ def run(board, nodes, scratch, state):
     ``state[GOAL]``), :data:`EXHAUSTED`, :data:`BUDGET` or :data:`FULL` (room for four more
     nodes is needed).
 
-    ``board``: the engine's kernel tuple; ``nodes``: :class:`Nodes`; ``scratch``: a
+    ``board``: the kernel board tuple; ``nodes``: :class:`Nodes`; ``scratch``: a
     :class:`sokoban.solve._successors.Scratch` (occ and stack are used).
     """
     nbr, goal, dead, dist, zbox, zplayer = board
@@ -157,18 +157,18 @@ class BfsMoves:
     """The arrays of one breadth-first search over moves, run by
     :func:`sokoban.solve._driver.drive`."""
 
-    def __init__(self, engine: Engine, capacity: int) -> None:
-        self.engine = engine
-        board = engine.board
+    def __init__(self, family: FamilyBoard, capacity: int) -> None:
+        self.family = family
+        board = family.board
         self.nodes = new_nodes(capacity, board.nboxes)
-        key = engine.state_key(engine.boxes, board.player)
+        key = family.state_key(family.boxes, board.player)
         nodes = self.nodes
-        nodes.boxes[0] = engine.boxes
+        nodes.boxes[0] = family.boxes
         nodes.player[0] = board.player
         nodes.hash[0] = key
         nodes.parent[0] = -1
         slot = _table.find(
-            nodes.table, key, engine.boxes, board.player, nodes.hash, nodes.boxes, nodes.player
+            nodes.table, key, family.boxes, board.player, nodes.hash, nodes.boxes, nodes.player
         )
         nodes.table[-slot - 1] = 0
         self.state = np.zeros(6, np.int64)
@@ -176,7 +176,7 @@ class BfsMoves:
 
     @property
     def nbytes(self) -> int:
-        return self.engine.nbytes + sum(a.nbytes for a in self.nodes)
+        return self.family.nbytes + sum(a.nbytes for a in self.nodes)
 
     @property
     def expanded(self) -> int:
@@ -188,13 +188,13 @@ class BfsMoves:
 
     def step(self, budget: int) -> int:
         self.state[STEPS] = budget
-        code: int = run(self.engine.kernel, self.nodes, self.engine.scratch, self.state)
+        code: int = run(self.family.kernel, self.nodes, self.family.scratch, self.state)
         return code
 
     def grow(self, code: int, memory: int) -> bool:
         nodes = self.nodes
         grown = [np.concatenate([a, np.zeros_like(a)]) for a in nodes[:-1]]
-        if self.engine.nbytes + sum(a.nbytes for a in grown) + 2 * nodes.table.nbytes > memory:
+        if self.family.nbytes + sum(a.nbytes for a in grown) + 2 * nodes.table.nbytes > memory:
             return False
         table = np.empty(2 * nodes.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[COUNT]))
@@ -238,13 +238,13 @@ def bfs_moves(
     """Move-optimal breadth-first search. It refuses (:attr:`Status.MEMORY_LIMIT`) a level
     whose positions, counted generously, would not fit the memory limit, unless the option
     ``force`` is true; the memory limit still stops it then."""
-    engine = Engine(level)
-    board = engine.board
+    family = FamilyBoard(level)
+    board = family.board
     nb = board.nboxes
     memory = limits.memory_bytes
     live = int(np.count_nonzero(board.dead == 0))
     estimate = estimate_states(board.n, live, nb)
-    need = estimate * bytes_per_state(nb) + engine.nbytes
+    need = estimate * bytes_per_state(nb) + family.nbytes
     if need > memory and not options["force"]:
         return SolveResult(
             Status.MEMORY_LIMIT,
@@ -259,8 +259,8 @@ def bfs_moves(
     capacity = 1 << 10  # a power of two, as the table's probing needs
     while capacity < min(estimate, 1 << 16):
         capacity *= 2
-    while capacity > 16 and engine.nbytes + capacity * bytes_per_state(nb) > memory:
+    while capacity > 16 and family.nbytes + capacity * bytes_per_state(nb) > memory:
         capacity //= 2
-    search = BfsMoves(engine, capacity)
+    search = BfsMoves(family, capacity)
     run = _driver.drive(search, limits, progress)
     return _driver.result(search, run, "bfs-moves", True)

@@ -28,7 +28,7 @@ from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
-from sokoban.solve._successors import Engine, pulls, pushes
+from sokoban.solve._successors import FamilyBoard, pulls, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
 
 #: Kernel result: the two sides met (the search is solved).
@@ -160,9 +160,9 @@ def run(board, scratch, children, forward, backward, state, kind):
                 state[BEST_B] = meet if which == 0 else new
 
 
-def solved_positions(engine: Engine) -> list[tuple[np.ndarray, int]]:
+def solved_positions(family: FamilyBoard) -> list[tuple[np.ndarray, int]]:
     """Boxes on every goal with the player in each region of the floor left free."""
-    board = engine.board
+    board = family.board
     goals = np.sort(board.goals).astype(np.int16)
     occ = np.full(board.n, -1, np.int32)
     occ[goals] = 0
@@ -183,22 +183,22 @@ class Bidirectional:
     """The two sides of one bidirectional search, run by
     :func:`sokoban.solve._driver.drive`."""
 
-    def __init__(self, engine: Engine, kind: int) -> None:
-        self.engine = engine
+    def __init__(self, family: FamilyBoard, kind: int) -> None:
+        self.family = family
         self.kind = kind
-        nb = engine.nboxes
+        nb = family.nboxes
         self.sides = [new_side(1 << 12, nb), new_side(1 << 12, nb)]
         state = np.zeros(13, np.int64)
         state[SIDE] = -1
         state[BEST] = NONE
-        add_root(self.sides[0], state, 0, engine.boxes, engine.player, engine.key)
-        for boxes, player in solved_positions(engine):
-            add_root(self.sides[1], state, 1, boxes, player, engine.state_key(boxes, player))
+        add_root(self.sides[0], state, 0, family.boxes, family.player, family.key)
+        for boxes, player in solved_positions(family):
+            add_root(self.sides[1], state, 1, boxes, player, family.state_key(boxes, player))
         self.state = state
 
     @property
     def nbytes(self) -> int:
-        return self.engine.nbytes + sum(a.nbytes for side in self.sides for a in side)
+        return self.family.nbytes + sum(a.nbytes for side in self.sides for a in side)
 
     @property
     def expanded(self) -> int:
@@ -210,10 +210,10 @@ class Bidirectional:
 
     def step(self, budget: int) -> int:
         self.state[STEPS] = budget
-        engine = self.engine
+        family = self.family
         forward, backward = self.sides
         code: int = run(
-            engine.kernel, engine.scratch, engine.children, forward, backward, self.state, self.kind
+            family.kernel, family.scratch, family.children, forward, backward, self.state, self.kind
         )
         return code
 
@@ -241,7 +241,7 @@ class Bidirectional:
         path = forward.path(int(self.state[BEST_F]))
         path.reverse()
         path += backward.path(int(backward.parent[int(self.state[BEST_B])]))
-        return expand(self.engine.board, path)
+        return expand(self.family.board, path)
 
     def solved_message(self, optimal: bool) -> str:
         return f"solved in {int(self.state[BEST])} pushes (optimal)"
@@ -267,9 +267,9 @@ def bidirectional(
 ) -> SolveResult:
     """Push-optimal bidirectional breadth-first search."""
     kind = BOUNDS[options["bound"]]
-    engine = Engine(level)
-    if engine.bound(kind, engine.boxes) >= INF:
+    family = FamilyBoard(level)
+    if family.bound(kind, family.boxes) >= INF:
         return _driver.unsolvable("bidirectional")
-    search = Bidirectional(engine, kind)
+    search = Bidirectional(family, kind)
     run = _driver.drive(search, limits, progress)
     return _driver.result(search, run, "bidirectional", True)

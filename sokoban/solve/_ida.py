@@ -45,7 +45,7 @@ from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import AGAIN, BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._options import BOUND_OPTION
 from sokoban.solve._path import expand
-from sokoban.solve._successors import Children, Engine, is_solved, pushes
+from sokoban.solve._successors import Children, FamilyBoard, is_solved, pushes
 from sokoban.solve.types import Limits, Option, ProgressCallback, SearchStats, SolveResult, register
 
 #: Kernel result: the iteration is over (``state[NEXT]`` is the next threshold).
@@ -261,21 +261,21 @@ class Ida:
     """The stack and table of one IDA*, run by :func:`sokoban.solve._driver.drive`; an
     iteration that ends starts the next one within :meth:`step`."""
 
-    def __init__(self, engine: Engine, kind: int, h0: int, learn: bool, memory: int) -> None:
-        self.engine = engine
+    def __init__(self, family: FamilyBoard, kind: int, h0: int, learn: bool, memory: int) -> None:
+        self.family = family
         self.kind = kind
-        nb = engine.nboxes
+        nb = family.nboxes
         self.stack = new_stack(h0, nb)
-        fixed = engine.nbytes + sum(a.nbytes for a in self.stack)
+        fixed = family.nbytes + sum(a.nbytes for a in self.stack)
         capacity = 1 << 12  # the table starts smaller when memory is short
         while capacity > 16 and fixed + capacity * (2 * nb + BYTES_PER_ENTRY) > memory:
             capacity //= 2
         tt = new_table(capacity, nb)
         slot = _table.find(
-            tt.probe, engine.key, engine.boxes, engine.player, tt.hash, tt.boxes, tt.player
+            tt.probe, family.key, family.boxes, family.player, tt.hash, tt.boxes, tt.player
         )
         tt.probe[-slot - 1] = 0
-        tt.hash[0], tt.boxes[0], tt.player[0] = engine.key, engine.boxes, engine.player
+        tt.hash[0], tt.boxes[0], tt.player[0] = family.key, family.boxes, family.player
         self.table = tt
         self.state = np.zeros(11, np.int64)
         self.state[STORED] = 1
@@ -287,7 +287,7 @@ class Ida:
 
     @property
     def nbytes(self) -> int:
-        return self.engine.nbytes + sum(a.nbytes for a in (*self.table, *self.stack))
+        return self.family.nbytes + sum(a.nbytes for a in (*self.table, *self.stack))
 
     @property
     def expanded(self) -> int:
@@ -298,10 +298,10 @@ class Ida:
         return False
 
     def _start_iteration(self) -> None:
-        tt, stack, engine, state = self.table, self.stack, self.engine, self.state
+        tt, stack, family, state = self.table, self.stack, self.family, self.state
         tt.g[: int(state[STORED])] = INF
         tt.g[0] = 0
-        stack.boxes[0], stack.player[0], stack.key[0] = engine.boxes, engine.player, engine.key
+        stack.boxes[0], stack.player[0], stack.key[0] = family.boxes, family.player, family.key
         stack.child_next[0] = -1
         stack.row[0] = 0  # the start's row in the table
         state[DEPTH] = 0
@@ -314,7 +314,7 @@ class Ida:
             self._start_iteration()
         self.state[STEPS] = budget
         code: int = run(
-            self.engine.kernel, self.engine.scratch, self.stack, self.table, self.state, self.kind
+            self.family.kernel, self.family.scratch, self.stack, self.table, self.state, self.kind
         )
         if code != ITERATION_DONE:
             return code
@@ -330,7 +330,7 @@ class Ida:
         stack = self.stack
         if self._fresh:  # a deeper stack for the next iteration
             depth = max(self.threshold, 2 * (stack.player.shape[0] - 2))
-            self.stack = new_stack(depth, self.engine.nboxes)
+            self.stack = new_stack(depth, self.family.nboxes)
             return self.nbytes <= memory
         tt, state = self.table, self.state
         if self.nbytes + sum(a.nbytes for a in tt) > memory:
@@ -358,7 +358,7 @@ class Ida:
         stack = self.stack
         depth = int(self.state[GOAL_DEPTH])
         path = [(stack.boxes[i].copy(), int(stack.player[i])) for i in range(depth + 1)]
-        return expand(self.engine.board, path)
+        return expand(self.family.board, path)
 
     def solved_message(self, optimal: bool) -> str:
         depth = int(self.state[GOAL_DEPTH])
@@ -387,10 +387,10 @@ def ida(
     """Push-optimal IDA*; option ``learn``: whether the table keeps learned bounds (see
     the module docstring)."""
     kind = BOUNDS[options["bound"]]
-    engine = Engine(level)
-    h0 = engine.bound(kind, engine.boxes)
+    family = FamilyBoard(level)
+    h0 = family.bound(kind, family.boxes)
     if h0 >= INF:
         return _driver.unsolvable("ida")
-    search = Ida(engine, kind, h0, options["learn"] == "at-least", limits.memory_bytes)
+    search = Ida(family, kind, h0, options["learn"] == "at-least", limits.memory_bytes)
     run = _driver.drive(search, limits, progress)
     return _driver.result(search, run, "ida", True, h0)

@@ -6,9 +6,9 @@ walls. For each empty goal, the goals that must be filled before it
 (:func:`must_precede`) are walls too. Every other box must still reach an empty goal of
 its own that way, each box alone on the board (any player side free of walls counts, so
 the test is generous). When no such assignment exists, some goal can only be filled by a
-box the search already spent elsewhere: on XSokoban 31 the goal (8, 10) is reachable only
-from the right, by the one box that starts there, and the search packs that box into
-another goal early and then drowns below the last goal.
+box the search already spent elsewhere: a goal reachable from one side only, by the one
+box that starts there, is lost when the search packs that box into another goal early,
+and the search then drowns below the last goal.
 
 The cells each goal is reachable from depend only on how many goals are packed, so they
 are computed once per prefix and kept; a test is then a bipartite matching.
@@ -41,8 +41,7 @@ def must_precede(nbr, order, starts):
     """uint8[g, g]: 1 at [i, j] when goal ``order[j]`` must be filled before goal
     ``order[i]``: with boxes on goal i and on the goals the plan fills before j, no box
     starting on a cell of ``starts`` (int32[k], every box's start cell) can be pushed
-    onto goal j. On XSokoban 31, once (8, 10) and the goal room below are filled, a box
-    goes onto (6, 10) only from (7, 10) with the player on (8, 10): (6, 10) comes first.
+    onto goal j: a goal reached only across another goal must be filled first.
     The goals the plan fills before j count as walls (the other goals as floor) so that
     open goal rooms, where the plan's order is one of many, give no pairs.
     ``nbr``: int32[n, 4]; ``order``: int32[g], the goals in fill order."""
@@ -273,7 +272,7 @@ def _short(reach, packed, nb, ng, match, empty):
 
 #: Frozen sets whose goals' floods :func:`frozen_short` keeps (a direct-mapped cache by
 #: the set's Zobrist key; a power of two), and the bytes the cache may take: fewer sets
-#: on big boards (XSokoban's largest, 30 goals on about 300 cells: 256 sets in 2.3 MiB).
+#: on big boards (30 goals on about 300 cells: 256 sets in 2.3 MiB).
 FROZEN_SETS = 256
 FROZEN_CACHE_BYTES = 16 << 20
 
@@ -414,18 +413,16 @@ def frozen_dead(boxes, occ, board, test, stack):
 def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack, scratch, cache):
     """Whether the boxes frozen on goals, standing as walls, leave some other goal with no
     box of its own that can reach it alone: a proof of deadlock, unlike the packed-walls
-    test (a frozen box never moves again, and lone-box reach is generous). Microban 153:
-    a box pushed onto the corner goal at the foot of the goal column freezes there, and
-    the goals above can then never be pushed into (the player would have to stand on it).
-    XSokoban 31: with the goal room below packed, the goal (10, 8) is reached only from
-    the right, by the one box that starts there; once that box is spent on another goal
-    the search drowns below the last goal.
+    test (a frozen box never moves again, and lone-box reach is generous). A box pushed
+    onto the corner goal at the foot of a goal column freezes there, and the goals above
+    can then never be pushed into (the player would have to stand on it); a goal reached
+    from one side only is lost once the one box that can reach it is spent elsewhere.
 
     Frozen: by the recursive test of :func:`sokoban.solve._deadlock.frozen` (boxes beside
     it count when they are frozen themselves), so a packed room's boxes are frozen as a
     block. A group frozen with a box off the goals is a deadlock too. A goal's flood
     follows the player round the lone box (:func:`_player_pulls`): a goal behind a door
-    takes only the boxes that come through the room beyond it (XSokoban 41's last goal).
+    takes only the boxes that come through the room beyond it.
     The floods depend only on the frozen set: ``cache`` (:func:`new_frozen_cache`) keeps
     them per set, so a test whose set was seen before is a bipartite matching only.
 

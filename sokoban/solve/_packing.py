@@ -19,13 +19,13 @@ the goals (the nearest such cell by pulls), stays on that cell as a parked box w
 removal goes on; it leaves (is pulled back to a start cell) as soon as it can, before any
 more goal boxes are removed. In forward time the plan then reads: park a box on that
 cell before the goals that would cut it off are filled, and push it on to its goal
-later. On XSokoban 88 the goal (3, 5) is filled only from (2, 5), which the goals above
-it cut off: without parking the order fills those first and the search stalls with 16 of
-23 goals packed. When neither a goal box nor a parked box can go anywhere, the parked
-box that was parked first leaves anyway (the plan gives up on it). Where this greedy
+later: a goal filled only from a cell that the goals above it cut off would otherwise be
+left for last, after those goals, and the search would stall below it. When neither a
+goal box nor a parked box can go anywhere, the parked box that was parked first leaves
+anyway (the plan gives up on it). Where this greedy
 analysis parks, a depth-first search over removal orders and parking cells
 (:class:`_ParkingSearch`) looks for a plan in which every parked box leaves by pulls back
-to a start, and takes it when it finds one (XSokoban 85).
+to a start, and takes it when it finds one.
 
 Besides the order, the analysis records which box blocked which: when removing box P
 (or a parked box leaving) makes box X removable for the first time, P's step is the
@@ -47,9 +47,10 @@ import numpy as np
 from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve._board import Board
+from sokoban.solve._reach import reach
 
 #: The pull searches the search for a plan whose parked boxes all leave may run (each a few
-#: floods; XSokoban 88, which has no such plan, takes about 12,000 to say so).
+#: floods): a bound on the set-up of a level that has no such plan.
 PARKING_PULLS = 20_000
 
 
@@ -103,7 +104,7 @@ class PackingOrder:
 def packing_order(board: Board, *, parking: bool = True) -> PackingOrder:
     """The packing order of ``board``'s goals (see the module docstring); ``parking``:
     False removes a box that has no pulls back to a start instead of parking it (the
-    order of sessions before parking, no parking steps)."""
+    goals only, no parking steps)."""
     off_goals = board.boxes[board.goal[board.boxes] == 0].astype(np.int32)
     starts = off_goals if board.player < 0 else np.append(off_goals, np.int32(board.player))
     origins = np.zeros(board.n, dtype=np.uint8)
@@ -165,10 +166,9 @@ class _ParkingSearch:
     cell, and a box that leaves only because nothing else could move makes a parking
     step the forward search cannot take. A parked box that can leave leaves at once;
     else the goal boxes that can go back to a start are tried, fewest pulls first; only
-    when none can, every goal box on every cell off the goals its pulls reach. On
-    XSokoban 85 the greedy plan parks two boxes on (6, 6), a waypoint; this one parks
-    them on (7, 5) and (8, 5), and fess by its default keys then solves 85 in about
-    42,000 expansions. Gives up after :data:`PARKING_PULLS` pull searches.
+    when none can, every goal box on every cell off the goals its pulls reach (the
+    greedy plan may park a box on a waypoint that a later goal needs free). Gives up
+    after :data:`PARKING_PULLS` pull searches.
     """
 
     def __init__(self, board: Board, starts: np.ndarray, origins: np.ndarray) -> None:
@@ -180,7 +180,8 @@ class _ParkingSearch:
         self.pseen = np.zeros(n, dtype=np.int32)
         self.pqueue = np.empty(n, dtype=np.int32)
         self.pmark = np.zeros(1, dtype=np.int64)
-        self.one = np.empty(1, dtype=np.int32)
+        self.pwalk = np.empty(n, dtype=np.int32)
+        self.walk = np.empty(n, dtype=np.int32)
         self.state = np.full((n, 4), -1, dtype=np.int32)
         self.fifo = np.empty(4 * n, dtype=np.int64)
         self.mark = 0
@@ -189,14 +190,14 @@ class _ParkingSearch:
     def flood(self, occ: np.ndarray, sources: list[int]) -> None:
         self.mark += 1
         cells = np.array(sources, dtype=np.int32)
-        _flood(cells, len(cells), occ, self.board.nbr, self.seen, self.mark, self.queue)
+        _flood(cells, len(cells), occ, self.board.nbr, self.seen, self.mark, self.queue, self.walk)
 
     def pulls(self, cell: int, occ: np.ndarray, wanted: np.ndarray) -> int:
         self.calls += 1
         b = self.board
         found, _ = _pulls_out(
             cell, occ, b.nbr, b.goal, wanted, self.seen, self.mark, self.state, self.fifo,
-            self.pseen, self.pmark, self.pqueue, self.one,
+            self.pseen, self.pmark, self.pqueue, self.pwalk,
         )  # fmt: skip
         return int(found)
 
@@ -321,37 +322,26 @@ class _ParkingSearch:
 
 
 @njit
-def _flood(sources, count, occ, nbr, seen, mark, queue):
+def _flood(sources, count, occ, nbr, seen, mark, queue, walk):
     """Mark ``seen[c] = mark`` on the free cells (``occ < 0``) reachable from the first
-    ``count`` of ``sources`` (int32[k]); ``occ``, ``seen``, ``queue``: int32[n]."""
-    tail = 0
+    ``count`` of ``sources`` (int32[k]): the player's walk from each
+    (:func:`sokoban.solve._reach.reach`). ``occ``, ``seen``, ``queue``, ``walk``:
+    int32[n]."""
     for i in range(count):
         s = sources[i]
         if occ[s] < 0 and seen[s] != mark:
-            seen[s] = mark
-            queue[tail] = s
-            tail += 1
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for d in range(4):
-            x = nbr[c, d]
-            if x >= 0 and occ[x] < 0 and seen[x] != mark:
-                seen[x] = mark
-                queue[tail] = x
-                tail += 1
+            reach(s, occ, nbr, seen, mark, queue, walk)
 
 
 @njit
-def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pmark, pqueue, one):
+def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pmark, pqueue, pwalk):
     """The fewest pulls taking the box on ``box`` onto a cell off the goals, the player
     starting on the cells with ``seen == mark`` and the other boxes (``occ >= 0``) fixed;
     -1 when no pulls do, or when no pulls bring it onto a cell of ``origins`` (uint8[n],
     the start cells of the boxes off the goals; empty: not asked). Returns (pulls, the
     cell the box reaches off the goals first, -1 if none). ``state``: int32[n, 4]
-    scratch (set to -1 on entry), ``fifo``: int64[4n]; ``pseen``, ``pqueue``: int32[n] and
-    ``one``: int32[1] scratch for the player's floods; ``pmark``: int64[1], the flood mark,
+    scratch (set to -1 on entry), ``fifo``: int64[4n]; ``pseen``, ``pqueue``, ``pwalk``:
+    int32[n] scratch for the player's floods; ``pmark``: int64[1], the flood mark,
     advanced here.
     """
     head, tail = 0, 0
@@ -386,8 +376,7 @@ def _pulls_out(box, occ, nbr, goal, origins, seen, mark, state, fifo, pseen, pma
         # The box is now on p, the player on q: the sides of p the player can walk to.
         occ[p] = me
         pmark[0] += 1
-        one[0] = q
-        _flood(one, 1, occ, nbr, pseen, pmark[0], pqueue)
+        reach(q, occ, nbr, pseen, pmark[0], pqueue, pwalk)
         for e in range(4):
             r = nbr[p, e]
             if r >= 0 and pseen[r] == pmark[0] and state[p, e] < 0:
@@ -425,7 +414,7 @@ def _retrograde(nbr, goal, goals, starts, origins, parking):
     pseen = np.zeros(n, dtype=np.int32)
     pqueue = np.empty(n, dtype=np.int32)
     pmark = np.zeros(1, dtype=np.int64)
-    one = np.empty(1, dtype=np.int32)
+    pwalk = np.empty(n, dtype=np.int32)
     state = np.full((n, 4), -1, dtype=np.int32)
     fifo = np.empty(4 * n, dtype=np.int64)
     sources = np.empty(starts.shape[0] + 2 * ng, dtype=np.int32)
@@ -449,7 +438,7 @@ def _retrograde(nbr, goal, goals, starts, origins, parking):
     can_park = parking and origins.any()
     while left > 0 or parked[:nparks].any():
         mark += 1
-        _flood(sources, nsources, occ, nbr, seen, mark, queue)
+        _flood(sources, nsources, occ, nbr, seen, mark, queue, pwalk)
         # A parked box leaves as soon as pulls bring it back to a start.
         leave = -1
         for j in range(nparks):
@@ -467,7 +456,7 @@ def _retrograde(nbr, goal, goals, starts, origins, parking):
                     pseen,
                     pmark,
                     pqueue,
-                    one,
+                    pwalk,
                 )
                 if pulls >= 0:
                     leave = j
@@ -493,7 +482,7 @@ def _retrograde(nbr, goal, goals, starts, origins, parking):
                         pseen,
                         pmark,
                         pqueue,
-                        one,
+                        pwalk,
                     )
                     if pulls < 0:
                         continue

@@ -17,7 +17,7 @@ filled. An empty table (shape ``(0, 0, 0)``) means "no table": the check passes.
 Most pairs are fine wherever the player stands, so each live cell also lists its
 partners, the floor cells that make a deadlock with it for some player cell
 (``partners[starts[i]:starts[i + 1]]``, int32): the check looks at those cells only,
-about a quarter as many as the boxes on XSokoban.
+usually far fewer than the boxes.
 """
 
 from __future__ import annotations

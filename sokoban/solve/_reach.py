@@ -1,5 +1,17 @@
-"""The player's walk around the boxes: the one flood every kernel uses (a module of its own
-so that modules the search kernel imports can call it too)."""
+"""The player's walk around the boxes: the flood every search kernel, the corral
+sub-search, the packing analysis, the macros and the generator use (a module of its own so
+that every module of the engine can import it).
+
+Floods that do something else keep their own loop, each for a reason it states: the
+regions count of the feature space (:func:`sokoban.solve._features.regions`: every free
+region, one mark each), the corral floods that list a corral's fence
+(:mod:`sokoban.solve._corral`, :mod:`sokoban.solve._corral_deadlock`), the flood around
+two boxes named by their cells while the two-box table is built
+(:mod:`sokoban.solve._pairs`), the pull floods that ask where a lone box can come from
+(:func:`sokoban.solve._carry.pull_reaches`, :mod:`sokoban.solve._packed_walls`), the
+walk that keeps its way back to write the moves (:mod:`sokoban.solve._path`), and the
+labels of the sides of a cell (:func:`sokoban.solve._board.side_components`). Searches
+over box states (push distances, carries, pulls) are not floods of the player."""
 
 from __future__ import annotations
 

@@ -35,18 +35,18 @@ A child reached more cheaply than the copy of its state in memory takes that cop
 place: the copy's subtree, whose costs are now wrong, is dropped and the copy moves under
 the new parent as a fresh leaf. A child reached at the copy's cost or more is not made.
 
-Learned bounds. A forgotten leaf's ``f`` goes into its parent's ``forgotten`` and nowhere
-else, so without more a state met again through another parent (a transposition, the
-rule in Sokoban) starts from ``g + h`` and its subtree is searched again at every level
-of ``f``: below about the node count A* stores, SMA* thrashed (Microban 36 needed 10,000
-nodes for a 59-push path). So a forgotten leaf whose ``f`` says more than ``g + h`` is
-also written to a bound cache, keyed by the state's Zobrist key, as ``(g0, f0)``; a child
-of that state made at depth ``g >= g0`` gets ``f = max(g + h, f0 + g - g0, floor)``. The
-cache is set-associative (:data:`WAYS` entries a set), evicts the deepest entry of a set
-that has not raised a bound since the set last filled (see :func:`learn`), and is paid
-for inside the budget: the driver (:class:`Sma` and :mod:`sokoban.solve._driver`) gives it
-``SMA_CACHE_PER_NODE`` (32) entries of :data:`ENTRY_BYTES` bytes per node of a node
-budget and the same share of a byte budget, and counts it in the bytes it reports.
+Learned bounds. A forgotten leaf's ``f`` goes into its parent's ``forgotten`` and
+nowhere else, so without more a state met again through another parent (a transposition,
+the rule in Sokoban) starts from ``g + h`` and its subtree is searched again at every
+level of ``f``: below about the node count A* stores, SMA* thrashes. So a forgotten leaf
+whose ``f`` says more than ``g + h`` is also written to a bound cache, keyed by the
+state's Zobrist key, as ``(g0, f0)``; a child of that state made at depth ``g >= g0``
+gets ``f = max(g + h, f0 + g - g0, floor)``. The cache is set-associative (:data:`WAYS`
+entries a set), evicts the deepest entry of a set that has not raised a bound since the
+set last filled (see :func:`learn`), and is paid for inside the budget: the driver
+(:class:`Sma` and :mod:`sokoban.solve._driver`) gives it ``SMA_CACHE_PER_NODE`` (32)
+entries of :data:`ENTRY_BYTES` bytes per node of a node budget and the same share of a
+byte budget, and counts it in the bytes it reports.
 
 Why a learned bound cannot cut an optimal solution. Every value here (``f``, ``forgotten``,
 ``f0``) bounds the solutions through its node except those through a child that was not
@@ -91,7 +91,7 @@ from sokoban.solve._bounds import BOUNDS
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._options import BOUND_OPTION
 from sokoban.solve._path import expand
-from sokoban.solve._successors import Engine, is_solved, pushes, unlink
+from sokoban.solve._successors import FamilyBoard, is_solved, pushes, unlink
 from sokoban.solve.types import (
     DEFAULT_MEMORY,
     Limits,
@@ -244,10 +244,10 @@ def learn(cache, key, g, f):
     bound no less above it); otherwise an empty entry of the set is taken, or else the
     deepest entry not used since the set last filled up (a second chance for the bounds
     that were used; a bound learned near the root spares a larger subtree), or, when all
-    were, the deepest after clearing their marks. (Measured on Microban 36 and 134 against
-    evicting the least ``f0``, the least ``f0 - g0``, the least excess over ``h``, the
-    deepest without a second chance, and keeping shallower entries rather than storing a
-    deeper one: this did best.)"""
+    were, the deepest after clearing their marks. (Measured against evicting the least
+    ``f0``, the least ``f0 - g0``, the least excess over ``h``, the deepest without a
+    second chance, and keeping shallower entries rather than storing a deeper one: this
+    did best; benchmarks/search-family.md.)"""
     keys, g0, f0 = cache
     s = _set_of(cache, key)
     for w in range(s, s + WAYS):
@@ -525,7 +525,7 @@ def run(board, scratch, children, nodes, table, heaps, state, todo, cache, kind)
     empty), :data:`BUDGET`, or :data:`FULL` (the arrays, still smaller than the budget,
     need room for one more expansion: the driver grows them and calls again).
 
-    ``board``: the engine's kernel tuple; ``scratch``, ``children``: see
+    ``board``: the kernel board tuple; ``scratch``, ``children``: see
     :mod:`sokoban.solve._successors`; ``nodes``: :class:`Nodes`; ``table``: int32[t], the
     engine's probe table over the nodes; ``heaps``: :class:`Heaps`; ``state``: int64[18],
     slots :data:`ST_OPEN` ...; ``todo``: int32[M] scratch; ``cache``: :class:`Cache`;
@@ -748,19 +748,19 @@ class Sma:
     leaves start being forgotten."""
 
     def __init__(
-        self, engine: Engine, kind: int, h0: int, capacity: int, entries: int, rule: int
+        self, family: FamilyBoard, kind: int, h0: int, capacity: int, entries: int, rule: int
     ) -> None:
-        self.engine = engine
+        self.family = family
         self.kind = kind
         self.capacity = capacity
         self.entries = entries
-        nb = engine.nboxes
+        nb = family.nboxes
         size = min(capacity, SMA_START_NODES)
         self._allocate(size, nb)
         nodes = self.nodes
-        nodes.boxes[0] = engine.boxes
-        nodes.player[0] = engine.player
-        nodes.hash[0] = engine.key
+        nodes.boxes[0] = family.boxes
+        nodes.player[0] = family.player
+        nodes.hash[0] = family.key
         nodes.parent[0] = -1
         nodes.h[0] = h0
         nodes.f[0] = h0
@@ -768,9 +768,9 @@ class Sma:
         nodes.first[0] = -1
         slot = _table.find(
             self.table,
-            engine.key,
-            engine.boxes,
-            engine.player,
+            family.key,
+            family.boxes,
+            family.player,
             nodes.hash,
             nodes.boxes,
             nodes.player,
@@ -803,7 +803,7 @@ class Sma:
     @property
     def nbytes(self) -> int:
         arrays = (*self.nodes, self.table, *self.heaps, self.todo, *self.cache)
-        return self.engine.nbytes + sum(a.nbytes for a in arrays)
+        return self.family.nbytes + sum(a.nbytes for a in arrays)
 
     @property
     def expanded(self) -> int:
@@ -815,11 +815,11 @@ class Sma:
 
     def step(self, budget: int) -> int:
         self.state[ST_STEPS] = budget
-        engine = self.engine
+        family = self.family
         code: int = run(
-            engine.kernel,
-            engine.scratch,
-            engine.children,
+            family.kernel,
+            family.scratch,
+            family.children,
             self.nodes,
             self.table,
             self.heaps,
@@ -874,7 +874,7 @@ class Sma:
             path.append((nodes.boxes[node].copy(), int(nodes.player[node])))
             node = int(nodes.parent[node])
         path.reverse()
-        return expand(self.engine.board, path)
+        return expand(self.family.board, path)
 
     def solved_message(self, optimal: bool) -> str:
         pushes = int(self.nodes.g[int(self.state[ST_GOAL])])
@@ -913,9 +913,9 @@ def sma(
     the module docstring."""
     kind = BOUNDS[options["bound"]]
     learn = options["learn"]
-    engine = Engine(level)
-    nb = engine.nboxes
-    fixed = engine.nbytes
+    family = FamilyBoard(level)
+    nb = family.nboxes
+    fixed = family.nbytes
     nodes_budget = options["budget"]
     bytes_budget = options["budget_bytes"]
     if limits.memory is None:
@@ -945,7 +945,7 @@ def sma(
     assert capacity is not None
     budget_bytes = ceiling if ceiling is not None else sma_bytes(capacity, nb, fixed, learn)
     entries = sma_cache_entries(capacity, nb, learn)
-    h0 = engine.bound(kind, engine.boxes)
+    h0 = family.bound(kind, family.boxes)
     if capacity < 2:
         stats = MemoryBoundedStats(budget_nodes=capacity, budget_bytes=budget_bytes)
         return SolveResult(
@@ -959,7 +959,7 @@ def sma(
         )
     if h0 >= INF:
         return _driver.unsolvable("sma")
-    search = Sma(engine, kind, h0, capacity, entries, SMA_LEARN[learn])
+    search = Sma(family, kind, h0, capacity, entries, SMA_LEARN[learn])
     search.budget_bytes = budget_bytes
     # The budget was sized to the memory: the driver is given what it takes at most.
     run = _driver.drive(

@@ -3,15 +3,16 @@ depth-first, memory-bounded and bidirectional methods of the search family.
 
 The best-first kernel (:mod:`sokoban.solve._best_first`) generates children inside its
 own loop; the family's kernels need them one node at a time, so these generators call the
-same engine kernels (the player's walk :func:`~sokoban.solve._reach.reach`, freeze
-deadlocks :func:`~sokoban.solve._deadlock.frozen`, dead squares and the lower bound
+engine's shared kernels (the pushes of :func:`~sokoban.solve._push_moves.push_moves`, the
+player's walk :func:`~sokoban.solve._reach.reach`, freeze deadlocks
+:func:`~sokoban.solve._deadlock.frozen`, dead squares and the lower bound
 :func:`~sokoban.solve._bounds.bound`) and the same Zobrist keys, so that hashes agree
-with the engine's.
+with the other searches'.
 
 A state is the sorted box floor indices (int16[b]) and the canonical player cell (the
-least floor index the player reaches without pushing). ``board`` is the engine's kernel
+least floor index the player reaches without pushing). ``board`` is the kernel board
 tuple ``(nbr, goal, dead, dist, zbox, zplayer)``; ``scratch`` is a :class:`Scratch`.
-:class:`Engine` holds them for one level.
+:class:`FamilyBoard` holds them for one level.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._push_moves import BOX, FROM, TO, moved, push_moves
 from sokoban.solve._reach import reach
 
-#: Rows of the lower bound's scratch array (the engine's matching uses six; spare rows
+#: Rows of the lower bound's scratch array (the matching uses six; spare rows
 #: keep this module working if it takes more).
 WORK_ROWS = 8
 
@@ -204,7 +205,7 @@ def pulls(boxes, player, key, board, scratch, children):
 
 @njit(internal=True)
 def unlink(table, node, nd_hash):
-    """Remove ``node`` from the engine's transposition table (int32[t], linear probing;
+    """Remove ``node`` from a transposition table (int32[t], linear probing;
     see :mod:`sokoban.solve._table`) by backward shifting, so that later probes stay
     correct without tombstones. ``nd_hash``: uint64[cap]. Returns whether it was there."""
     mask = table.shape[0] - 1
@@ -228,8 +229,8 @@ def unlink(table, node, nd_hash):
     return True
 
 
-class Engine:
-    """The engine's view of one level for the family's kernels: the board, its kernel
+class FamilyBoard:
+    """One level as the search family's kernels take it: the board, its kernel
     tuple, the start state with its canonical player cell and key, and the scratch and
     children arrays the generators fill."""
 
