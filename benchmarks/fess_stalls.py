@@ -40,11 +40,12 @@ def stall(
     from sokoban.solve._corral_deadlock import OVERS, PATTERNS, SEARCHES, new_learned
     from sokoban.solve._driver import SOLVED
     from sokoban.solve._features import CONNECTIVITY_CAP, OUT_OF_PLAN_CAP
-    from sokoban.solve._fess import FESS_KEYS, Fess, interleave
+    from sokoban.solve._fess import FESS_KEYS, Fess
     from sokoban.solve._fess_kernel import CELL
     from sokoban.solve._packing import packing_order
     from sokoban.solve._pairs import pair_table
     from sokoban.solve._store import NODES
+    from sokoban.solve._turns import Entrant, take_turns
     from sokoban.solve.types import Limits
 
     level = xsb.load(path).levels[number - 1]
@@ -57,7 +58,8 @@ def stall(
         Fess(board, plan=plan, key=key, pairs=pairs, learned=learned)
         for key in (FESS_KEYS[name] for name in keys.split(","))
     ]
-    found = interleave(searches, Limits(time=seconds))
+    entrants = [Entrant(str(i), search, proves=True) for i, search in enumerate(searches)]
+    found = take_turns(entrants, Limits(time=seconds))
     most = there = 0
     shown: list[str] = []
     for search in searches:

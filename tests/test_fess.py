@@ -17,11 +17,12 @@ from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._fast import FAST_ASTAR_BOXES
 from sokoban.solve._features import feature_cell, ranks_above, regions
-from sokoban.solve._fess import Fess, interleave
+from sokoban.solve._fess import Fess
 from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
+from sokoban.solve._turns import Entrant, take_turns
 from sokoban.xsb import iter_levels
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -313,19 +314,20 @@ def test_unknown_key_is_refused() -> None:
         solve(level(CORRIDOR), "fess", Limits(time=1), key="weight,fastest")
 
 
-def test_interleave_sums_the_searches() -> None:
+def test_turns_sum_the_searches() -> None:
     board = Board(level(ROOM))
     plan = packing_order(board)
-    engines = [
+    searches = [
         Fess(board, plan=plan, key=k, tunnels=False, macros=False) for k in (KEY_WEIGHT, KEY_MIXED)
     ]
-    out = interleave(engines, Limits(time=10, memory=1 << 30))
+    entrants = [Entrant(str(k), search) for k, search in enumerate(searches)]
+    out = take_turns(entrants, Limits(time=10, memory=1 << 30))
     assert out.run.solved
     stats = out.stats(out.run)
-    assert stats.expanded == sum(e.expanded for e in engines)
-    assert stats.peak_bytes == sum(e.peak for e in engines)
+    assert stats.expanded == sum(e.expanded for e in searches)
+    assert stats.peak_bytes == sum(e.peak for e in entrants)
     # The solved path is a chain of single pushes from the start.
-    path = out.last.path()
+    path = out.last.search.path()
     assert np.array_equal(np.sort(path[0][0]), board.boxes)
     for (before, _), (after, _) in zip(path, path[1:], strict=False):
         assert len(set(before.tolist()) ^ set(after.tolist())) == 2
@@ -478,9 +480,9 @@ def test_fast_ends_big_levels_with_a_second_fess() -> None:
     assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")
 
 
-def test_interleave_with_no_time_left_stops_at_once() -> None:
+def test_turns_with_no_time_left_stop_at_once() -> None:
     board = Board(level(ROOM))
-    out = interleave([Fess(board)], Limits(time=0.0))
+    out = take_turns([Entrant("fess", Fess(board))], Limits(time=0.0))
     assert out.run.limit == "time" and out.expanded == 0
     result = solve(level(ROOM), "fess", Limits(time=0.0))
     assert result.status is Status.TIME_LIMIT

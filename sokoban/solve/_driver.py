@@ -35,6 +35,7 @@ LIMIT_STATUS = {
     "nodes": Status.NODE_LIMIT,
     "memory": Status.MEMORY_LIMIT,
     "stop": Status.TIME_LIMIT,
+    "turn": Status.TIME_LIMIT,
 }
 #: Expansions of the first kernel call; the driver adapts the budget from there.
 FIRST_BUDGET = 256
@@ -70,7 +71,8 @@ class Search(Protocol):
 class Run:
     """How a run of the driver ended: :data:`SOLVED`, :data:`EXHAUSTED`, or
     :data:`BUDGET` with the limit that stopped it (``"time"``, ``"nodes"``, ``"memory"``,
-    ``"stop"``: :attr:`Limits.stop` was set);
+    ``"stop"``: :attr:`Limits.stop` was set; ``"turn"``: the CPU seconds of a turn were
+    used, see :func:`drive`);
     its seconds and the most bytes the arrays took."""
 
     code: int
@@ -87,9 +89,17 @@ class Run:
         return self.code == EXHAUSTED and not self.limit
 
 
-def drive(search: Search, limits: Limits, progress: ProgressCallback | None = None) -> Run:
-    """Run ``search`` until it is solved, exhausted, or a limit is reached."""
+def drive(
+    search: Search,
+    limits: Limits,
+    progress: ProgressCallback | None = None,
+    turn: float | None = None,
+) -> Run:
+    """Run ``search`` until it is solved, exhausted, or a limit is reached; with ``turn``,
+    also until this thread has used that many seconds of CPU time (a turn among searches
+    that take turns: CPU time, unlike wall time, is the same on a busy machine)."""
     start = time.perf_counter()
+    cpu = time.thread_time() if turn is not None else 0.0
     memory = limits.memory_bytes
     budget = FIRST_BUDGET
     code = EXHAUSTED if search.exhausted else BUDGET
@@ -102,6 +112,9 @@ def drive(search: Search, limits: Limits, progress: ProgressCallback | None = No
             break
         if limits.stop is not None and limits.stop.is_set():
             limit = "stop"
+            break
+        if turn is not None and time.thread_time() - cpu >= turn:
+            limit = "turn"
             break
         expanded = search.expanded
         if limits.nodes is not None and expanded >= limits.nodes:
@@ -122,6 +135,8 @@ def drive(search: Search, limits: Limits, progress: ProgressCallback | None = No
             target = CALL_SECONDS
             if limits.time is not None:
                 target = min(target, max(0.002, (limits.time - (t0 - start) - took) / 4))
+            if turn is not None:
+                target = min(target, max(0.002, (turn - (time.thread_time() - cpu)) / 4))
             budget = int(min(max(16, budget * target / took), 4 * budget + 16))
         if progress is not None:
             seconds = time.perf_counter() - start

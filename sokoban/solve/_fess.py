@@ -7,7 +7,7 @@ Every cell holds its positions in LIFO buckets by a key (:data:`FESS_KEYS`): the
 lower bound, or FESS's weight - the pushes on the path that improved nothing, neither the
 bound nor a feature (the moves its advisors would not have proposed) - or both. The
 search progresses along the packing order without betting everything on one path;
-:func:`interleave` runs searches with different keys by turns.
+:func:`sokoban.solve._turns.take_turns` runs searches with different keys by turns.
 
 It stores nodes in the shared node store (:mod:`sokoban.solve._store`) and the
 transposition table of :mod:`sokoban.solve._table`; the path's macros are found again
@@ -17,19 +17,16 @@ when it is expanded to LURD (:func:`sokoban.solve._path.expand`).
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any
 
 import numpy as np
 
 from sokoban.level import Level
-from sokoban.lurd import Solution
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF, Board, push_distances
 from sokoban.solve._bounds import matching
 from sokoban.solve._carry import MAX_STATES
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
-from sokoban.solve._driver import BUDGET, EXHAUSTED, SOLVED
 from sokoban.solve._features import (
     CONNECTIVITY_CAP,
     MAX_BUCKETS,
@@ -63,17 +60,15 @@ from sokoban.solve._packed_walls import (
 )
 from sokoban.solve._packing import PackingOrder, packing_order
 from sokoban.solve._pairs import no_table, pair_table
-from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
 from sokoban.solve._stages import remaining
-from sokoban.solve._store import EXPANDED, GENERATED, GOAL, NODES, new_store
+from sokoban.solve._store import EXPANDED, GOAL, NODES, new_store
 from sokoban.solve._tables import Tables
+from sokoban.solve._turns import Entrant, take_turns
 from sokoban.solve.types import (
     Limits,
     Option,
-    Progress,
     ProgressCallback,
-    SearchStats,
     SolveResult,
     Status,
     register,
@@ -276,100 +271,6 @@ class Fess:
         return self.store.path(int(self.counters[GOAL]))
 
 
-@dataclasses.dataclass
-class Interleaved:
-    """What :func:`interleave` found: how it ended, the search that ended it, and the
-    statistics summed over the searches."""
-
-    run: _driver.Run
-    last: Fess
-    searches: list[Fess]
-    expanded: int
-    generated: int
-
-    def stats(self, run: _driver.Run) -> SearchStats:
-        return SearchStats(
-            self.expanded,
-            self.generated,
-            sum(int(e.counters[NODES]) for e in self.searches),
-            sum(e.peak for e in self.searches),
-            run.seconds,
-        )
-
-    def solution(self) -> Solution:
-        return expand(self.last.board, self.last.path())
-
-    def solved_message(self, optimal: bool) -> str:
-        return f"solved in {self.last.cost} pushes"
-
-
-def interleave(
-    searches: list[Fess], limits: Limits, progress: ProgressCallback | None = None
-) -> Interleaved:
-    """Run several searches of one level by turns (slices of wall time that grow from a
-    tenth of a second), each in an equal share of the memory limit, until one solves the
-    level or proves it unsolvable, or the limits (shared: total time, total expansions)
-    are spent. The searches differ in their keys and solve different levels; turns cost
-    little, as each search keeps its arrays between turns. Turns are slices of time, not
-    of expansions: the keys' expansions differ in cost, and each key should get an equal
-    share of the machine."""
-    start = time.perf_counter()
-    share = limits.memory_bytes // max(1, len(searches))
-    live = list(searches)
-    slice_seconds = 0.1
-    last: tuple[_driver.Run, Fess] | None = None
-    limit = ""
-    expanded = {id(e): 0 for e in searches}
-    generated = dict(expanded)
-
-    def report(seen: Progress) -> None:
-        if progress is not None:
-            progress(seen._replace(seconds=time.perf_counter() - start))
-
-    while live:
-        for search in list(live):
-            elapsed = time.perf_counter() - start
-            turn = slice_seconds
-            if limits.time is not None:
-                if elapsed >= limits.time:
-                    limit = "time"
-                    break
-                turn = min(turn, limits.time - elapsed)
-            nodes = None
-            if limits.nodes is not None:
-                left = limits.nodes - sum(expanded.values())
-                if left <= 0:
-                    limit = "nodes"
-                    break
-                nodes = search.expanded + left
-            # The limits as given (their stop flag too), this turn's time, nodes and memory.
-            turn_limits = dataclasses.replace(limits, time=turn, nodes=nodes, memory=share)
-            run = search.run(turn_limits, report)
-            expanded[id(search)] = search.expanded
-            generated[id(search)] = int(search.counters[GENERATED])
-            last = (run, search)
-            if run.code in (SOLVED, EXHAUSTED) and not run.limit:
-                limit = ""
-                live = []
-                break
-            if run.limit == "stop":
-                limit = "stop"
-                break
-            if run.limit == "memory":
-                live.remove(search)
-                limit = "memory"
-        else:
-            slice_seconds = min(2.0, slice_seconds * 1.5)
-            continue
-        break
-    if last is None:  # the limits were spent before the first turn (a stage of fast)
-        last = (_driver.Run(BUDGET, limit or "time", 0.0, 0), searches[0])
-    run, search = last
-    seconds = time.perf_counter() - start
-    total = _driver.Run(run.code if not limit else BUDGET, limit, seconds, 0)
-    return Interleaved(total, search, searches, sum(expanded.values()), sum(generated.values()))
-
-
 #: The keys within a feature cell, by name.
 FESS_KEYS = {
     "bound": KEY_BOUND,
@@ -425,7 +326,8 @@ def fess(
     tables = tables or Tables(level)
     board = tables.board
     plan = tables.plan(parking=options["parking"])
-    keys = [FESS_KEYS[name] for name in options["key"].split(",")]
+    names = options["key"].split(",")
+    keys = [FESS_KEYS[name] for name in names]
     two_box = tables.pairs(options["pairs"])
     # One memo and one set of patterns for every search of the level: a proof holds for all.
     learned = (
@@ -451,7 +353,12 @@ def fess(
             )
             for k in keys
         ]
-        found = interleave(searches, limits, progress)
+        # Every key prunes alike: one running out of positions ends them all.
+        entrants = [
+            Entrant(f"fess {name}", search, proves=True)
+            for name, search in zip(names, searches, strict=True)
+        ]
+        found = take_turns(entrants, limits, progress)
         root = searches[0].root_bound
         return _driver.result(found, found.run, "fess", False, root if root < INF else None)
 

@@ -1,0 +1,153 @@
+"""Searches of one level by turns on one core: each keeps its tree between turns and gets
+slices of CPU time that grow from a tenth of a second, until one of them solves the level
+or proves it unsolvable, or the limits (shared: total time, total expansions) are spent.
+The feature-space search runs its keys this way, and the portfolio of ``fast`` its
+searches (:mod:`sokoban.solve._portfolio`).
+
+Turns are slices of CPU time, not of expansions: the searches' expansions differ in cost,
+and each search should get an equal share of the core; CPU time, unlike wall time, stays
+the same on a busy machine. A search that runs out of positions ends the turns when that
+proves the level unsolvable (its pruning is sound), and otherwise leaves them; a search
+that outgrows its share of the memory leaves them too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+from sokoban.lurd import Solution
+from sokoban.solve import _driver
+from sokoban.solve._driver import BUDGET, EXHAUSTED, SOLVED
+from sokoban.solve._path import expand
+from sokoban.solve._store import GENERATED, NODES
+from sokoban.solve.types import Limits, Progress, ProgressCallback, SearchStats
+
+#: The first turn's CPU seconds, how much each round of turns grows, and the longest turn.
+FIRST_TURN, TURN_GROWTH, LONGEST_TURN = 0.1, 1.5, 2.0
+
+
+@dataclasses.dataclass
+class Entrant:
+    """A search that takes turns: its label (for the result's message), the search (run
+    by :func:`sokoban.solve._driver.drive`, with ``board``, ``counters``, ``path()`` and
+    ``cost``), whether running out of positions proves the level unsolvable, and
+    whether its solutions are optimal."""
+
+    label: str
+    search: Any
+    proves: bool = False
+    optimal: bool = False
+    peak: int = 0
+
+
+@dataclasses.dataclass
+class Turns:
+    """What :func:`take_turns` found: how it ended, the entrant that ended it (the last to
+    run when none did), and every entrant; the :class:`~sokoban.solve._driver.Found` of
+    the result."""
+
+    run: _driver.Run
+    last: Entrant
+    entrants: list[Entrant]
+
+    @property
+    def expanded(self) -> int:
+        return sum(e.search.expanded for e in self.entrants)
+
+    @property
+    def generated(self) -> int:
+        return sum(int(e.search.counters[GENERATED]) for e in self.entrants)
+
+    @property
+    def solved(self) -> bool:
+        return self.run.solved
+
+    def stats(self, run: _driver.Run) -> SearchStats:
+        return SearchStats(
+            self.expanded,
+            self.generated,
+            sum(int(e.search.counters[NODES]) for e in self.entrants),
+            sum(e.peak for e in self.entrants),
+            run.seconds,
+        )
+
+    def solution(self) -> Solution:
+        return expand(self.last.search.board, self.last.search.path())
+
+    def solved_message(self, optimal: bool) -> str:
+        cost = self.last.search.cost
+        return f"solved in {cost} push{'es' if cost != 1 else ''}" + (
+            " (optimal)" if optimal else ""
+        )
+
+
+def take_turns(
+    entrants: list[Entrant], limits: Limits, progress: ProgressCallback | None = None
+) -> Turns:
+    """Run ``entrants`` by turns within ``limits`` (see the module), each in an equal share
+    of the memory limit. The run is solved when one solved the level; exhausted when one
+    that proves it ran out of positions, or when every one left without a solution;
+    else stopped by the limit that ended it."""
+    start = time.perf_counter()
+    share = limits.memory_bytes // max(1, len(entrants))
+    live = list(entrants)
+    turn = FIRST_TURN
+    last: Entrant | None = None
+    code, limit = BUDGET, ""
+
+    def report(seen: Progress) -> None:
+        if progress is not None:
+            total = sum(e.search.expanded for e in entrants)
+            progress(seen._replace(expanded=total, seconds=time.perf_counter() - start))
+
+    while live and not (code in (SOLVED, EXHAUSTED) and not limit):
+        for entrant in list(live):
+            search = entrant.search
+            time_left = None
+            if limits.time is not None:
+                time_left = limits.time - (time.perf_counter() - start)
+                if time_left <= 0:
+                    limit = "time"
+                    break
+            nodes = None
+            if limits.nodes is not None:
+                left = limits.nodes - sum(e.search.expanded for e in entrants)
+                if left <= 0:
+                    limit = "nodes"
+                    break
+                nodes = search.expanded + left
+            # The limits as given (their stop flag too), the time left, nodes and memory.
+            given = dataclasses.replace(limits, time=time_left, nodes=nodes, memory=share)
+            run = _driver.drive(search, given, report, turn=turn)
+            entrant.peak = max(entrant.peak, run.peak_bytes)
+            last = entrant
+            if run.solved:
+                code, limit = SOLVED, ""
+                break
+            if run.exhausted:
+                live.remove(entrant)
+                if entrant.proves:
+                    code, limit = EXHAUSTED, ""
+                    break
+                continue
+            if run.limit == "memory":
+                live.remove(entrant)
+                limit = "memory"
+                continue
+            if run.limit in ("stop", "time", "nodes"):
+                limit = run.limit
+                break
+            limit = ""
+        else:
+            turn = min(LONGEST_TURN, turn * TURN_GROWTH)
+            if not live and limit != "memory":
+                code = EXHAUSTED  # every entrant ran out of positions, none with a proof
+            continue
+        break
+    if last is None:  # the limits were spent before the first turn
+        last = entrants[0]
+        limit = limit or "time"
+    seconds = time.perf_counter() - start
+    return Turns(_driver.Run(code if not limit else BUDGET, limit, seconds, 0), last, entrants)
