@@ -10,6 +10,7 @@ from typing import Any
 
 from sokoban.level import Level
 from sokoban.solve._options import FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION
+from sokoban.solve._portfolio import portfolio
 from sokoban.solve._stages import Stage, run_stages
 from sokoban.solve._tables import Tables
 from sokoban.solve._threads import MAX_THREADS, race
@@ -27,6 +28,7 @@ THREADS_OPTION = Option(
 #: stage on small levels; the plain key follows later, as open goal areas make any plan
 #: arbitrary.
 GREEDY_PLAN = 3
+PORTFOLIO = True
 #: Levels with more boxes than this take :data:`FAST_STAGES_BIG`.
 FAST_ASTAR_BOXES = 10
 #: The stages on small levels. The first two end by caps on expansions well before their
@@ -86,6 +88,8 @@ def fast(
     ``threads`` > 1 the searches run side by side instead
     (:func:`sokoban.solve._threads.race`)."""
     threads = options.pop("threads")
+    if PORTFOLIO:
+        return portfolio(level, limits, progress, options, tables, threads)
     if threads > 1:
         return race(level, limits, progress, threads, "fast", **options)
     stages = FAST_STAGES if len(level.boxes) <= FAST_ASTAR_BOXES else FAST_STAGES_BIG

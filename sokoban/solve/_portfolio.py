@@ -1,0 +1,205 @@
+"""The portfolio behind ``fast``: several different searches of one level, each with its
+own tree, taking turns on one core (:mod:`sokoban.solve._turns`); the first to solve the
+level, or to prove it unsolvable, ends them all. With ``threads`` > 1 the same searches
+are dealt to that many threads, each thread taking its share by turns.
+
+The searches fail on different levels: greedy search settles most levels in
+milliseconds, the feature-space search by its keys the ones whose goals must be packed
+in order, and A* (on levels few enough boxes for it) small tricky ones the others drown
+in, and it proves levels unsolvable. They share what the level alone decides (the board,
+the two-box table, the packing plans: :class:`~sokoban.solve._tables.Tables`) and the
+deadlock patterns the corral sub-searches prove (a proof holds for every search).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from sokoban.level import Level
+from sokoban.solve import _driver
+from sokoban.solve._best_first import Search
+from sokoban.solve._board import INF
+from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
+from sokoban.solve._fess import FESS_KEYS, MACRO_BOXES, Fess
+from sokoban.solve._tables import Tables
+from sokoban.solve._turns import Entrant, Turns, take_turns
+from sokoban.solve.types import Limits, ProgressCallback, SearchStats, SolveResult, Status
+
+#: Levels with more boxes than this leave A* out: it finds nothing there.
+ASTAR_BOXES = 10
+
+
+class Entry(NamedTuple):
+    """A search of the portfolio: ``greedy``, ``fess`` or ``astar``, and its settings
+    (``plan``: greedy's penalty per box out of plan; ``key``, ``macros``,
+    ``packed_walls``, ``tunnels`` for fess)."""
+
+    method: str
+    settings: Mapping[str, Any] = {}
+
+    @property
+    def label(self) -> str:
+        shown = " ".join(f"{k}={v}" for k, v in self.settings.items() if k != "key")
+        key = self.settings.get("key")
+        name = f"{self.method} {key}" if key else self.method
+        return f"{name} ({shown})" if shown else name
+
+
+#: The portfolio on levels of at most :data:`ASTAR_BOXES` boxes, and on bigger ones.
+SMALL: tuple[Entry, ...] = (
+    Entry("greedy", {"plan": 3}),
+    Entry("fess", {"key": "weight", "packed_walls": "off"}),
+    Entry("fess", {"key": "features", "packed_walls": "off"}),
+    Entry("astar"),
+)
+BIG: tuple[Entry, ...] = (
+    Entry("greedy"),
+    Entry("fess", {"key": "weight"}),
+    Entry("fess", {"key": "mixed"}),
+    Entry("fess", {"key": "features"}),
+    Entry("fess", {"key": "weight", "macros": False, "packed_walls": "off"}),
+)
+
+
+def entries_for(level: Level) -> tuple[Entry, ...]:
+    """The portfolio's searches for ``level``."""
+    return SMALL if len(level.boxes) <= ASTAR_BOXES else BIG
+
+
+def describe() -> str:
+    """The portfolio in a few words (``sokoban methods``)."""
+    small = ", ".join(entry.label for entry in SMALL)
+    big = ", ".join(entry.label for entry in BIG)
+    return (
+        f"by turns: {small}; above {ASTAR_BOXES} boxes: {big}"
+        " (the first to settle the level ends the others)"
+    )
+
+
+def new_shared_learned(tables: Tables, options: Mapping[str, Any]) -> Learned:
+    """The deadlock patterns the searches of a level share, per the deadlock options."""
+    if not options["corral_deadlocks"]:
+        return no_learned()
+    return new_learned(tables.board.n, learn=options["learn"], neighbours=options["neighbours"])
+
+
+def make(entry: Entry, tables: Tables, learned: Learned, options: Mapping[str, Any]) -> Entrant:
+    """The search of ``entry`` on the level of ``tables``, with the deadlock ``options``
+    of ``fast`` and the shared ``learned`` patterns."""
+    board = tables.board
+    pairs = tables.pairs(options["pairs"])
+    frozen_goals = options["frozen_goals"]
+    settings = dict(entry.settings)
+    if entry.method == "fess":
+        packed_walls = settings.get("packed_walls", options["packed_walls"])
+        tunnels = settings.get("tunnels", True)
+        search: Any = Fess(
+            board,
+            plan=tables.plan(parking=True),
+            key=FESS_KEYS[settings["key"]],
+            tunnels=tunnels,
+            macros=MACRO_BOXES if settings.get("macros", True) else 0,
+            pairs=pairs,
+            learned=learned,
+            packed_walls=packed_walls,
+            frozen_goals=frozen_goals,
+        )
+        # Without tunnel macros or the packed-walls test its pruning is sound.
+        return Entrant(entry.label, search, proves=not tunnels and packed_walls == "off")
+    plan_penalty = settings.get("plan", 0)
+    common = dict(
+        pairs=pairs,
+        learned=learned,
+        frozen_goals=frozen_goals,
+        plan_penalty=plan_penalty,
+        plan=tables.plan(parking=False) if plan_penalty else None,
+    )
+    if entry.method == "greedy":
+        search = Search(board, wg=0, wh=1, tiebreak="none", tunnels=True, **common)
+        return Entrant(entry.label, search)
+    if entry.method == "astar":
+        search = Search(board, tiebreak="moves", **common)
+        return Entrant(entry.label, search, proves=True, optimal=True)
+    raise ValueError(f"no portfolio search {entry.method!r}; choose from greedy, fess, astar")
+
+
+def result(found: Turns, label: str = "fast") -> SolveResult:
+    """The :class:`SolveResult` of the turns, named ``label``, its message naming the
+    search that ended them."""
+    last = found.last
+    optimal = last.optimal and found.run.solved
+    bound = getattr(last.search, "root_bound", INF)
+    out = _driver.result(
+        found, found.run, label, optimal, bound if bound < INF and optimal else None
+    )
+    return dataclasses.replace(out, message=f"{last.label}: {out.message}")
+
+
+def portfolio(
+    level: Level,
+    limits: Limits,
+    progress: ProgressCallback | None,
+    options: Mapping[str, Any],
+    tables: Tables | None = None,
+    threads: int = 1,
+) -> SolveResult:
+    """Solve ``level`` with the portfolio's searches by turns (see the module), on
+    ``threads`` threads; ``options``: the deadlock options of ``fast``."""
+    tables = tables or Tables(level)
+    entries = entries_for(level)
+    if threads <= 1:
+        learned = new_shared_learned(tables, options)
+        entrants = [make(entry, tables, learned, options) for entry in entries]
+        return result(take_turns(entrants, limits, progress))
+    return race(level, entries, limits, progress, options, tables, threads)
+
+
+def race(
+    level: Level,
+    entries: tuple[Entry, ...],
+    limits: Limits,
+    progress: ProgressCallback | None,
+    options: Mapping[str, Any],
+    tables: Tables,
+    threads: int,
+) -> SolveResult:
+    """The portfolio's searches dealt to ``threads`` threads (the kernels release the
+    GIL), each thread taking its share by turns with deadlock patterns of its own (the
+    kernels write them); the first thread to settle the level stops the others through
+    :attr:`Limits.stop`. Statistics sum every thread's work; seconds are the wall time."""
+    count = max(1, min(threads, len(entries)))
+    hands = [entries[i::count] for i in range(count)]
+    stop = threading.Event()
+    shared = dataclasses.replace(limits, memory=limits.memory_bytes // count, stop=stop)
+    start = time.perf_counter()
+
+    def run(hand: tuple[Entry, ...]) -> SolveResult:
+        learned = new_shared_learned(tables, options)
+        entrants = [make(entry, tables, learned, options) for entry in hand]
+        return result(take_turns(entrants, shared, progress))
+
+    results: dict[int, SolveResult] = {}
+    winner: int | None = None
+    with concurrent.futures.ThreadPoolExecutor(count) as pool:
+        futures = {pool.submit(run, hand): i for i, hand in enumerate(hands)}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if winner is None and results[i].status in (Status.SOLVED, Status.UNSOLVABLE):
+                    winner = i
+                    stop.set()
+        finally:
+            stop.set()  # an error in one thread stops the others too
+    total = SearchStats()
+    for found in results.values():
+        total = total + found.stats
+    total = dataclasses.replace(total, seconds=time.perf_counter() - start)
+    chosen = results[winner if winner is not None else 0]
+    thread = f"thread {winner + 1} of {count}, " if winner is not None else ""
+    return dataclasses.replace(chosen, stats=total, message=f"{thread}{chosen.message}")
