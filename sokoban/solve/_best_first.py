@@ -40,10 +40,11 @@ from sokoban.solve._packed_walls import frozen_dead, new_frozen_cache, new_froze
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
+from sokoban.solve._pull_search import Meet, PullSearch, met, no_meet
 from sokoban.solve._push_moves import BEHIND, BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
 from sokoban.solve._stages import remaining
-from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MAXG, NODES, new_store
+from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MAXG, MEET, NODES, new_store
 from sokoban.solve._tables import Tables
 from sokoban.solve.types import (
     Limits,
@@ -98,6 +99,7 @@ def expand_batch(
     counters: Any,
     params: Any,
     frozen_cache: Any,
+    meet: Any,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
@@ -114,7 +116,9 @@ def expand_batch(
     :data:`~sokoban.solve._store.EXPANDED` ...; ``params``: int64[12], slots
     :data:`P_BOUND` ...; ``frozen_cache``: the frozen-goals test's floods per frozen set
     (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
-    to call.
+    to call; ``meet``: the positions of a backward search
+    (:class:`~sokoban.solve._pull_search.Meet`): a node that is one of them is solved, the
+    backward node in ``counters[MEET]``.
 
     Plain Python around the kernel :func:`_expand_steps`: it makes the work arrays, so that
     the kernel needs neither numba's runtime nor a compiled wrapper of its own (a wrapper
@@ -131,13 +135,13 @@ def expand_batch(
     test = new_frozen_test(n, nb, goals, frozen_cache)
     code: int = _expand_steps(
         board, learned, (order, parent, ok), store, table, queue, counters, params,
-        new_work(n, nb), test,
+        new_work(n, nb), test, meet,
     )  # fmt: skip
     return code
 
 
 @njit
-def _expand_steps(board, learned, plan, store, table, queue, counters, params, work, test):
+def _expand_steps(board, learned, plan, store, table, queue, counters, params, work, test, meet):
     """The body of :func:`expand_batch`, its work arrays in ``work``
     (:class:`~sokoban.solve._children.Work`) and ``test``
     (:class:`~sokoban.solve._packed_walls.FrozenTest`), fresh for each call, and ``plan``
@@ -209,6 +213,13 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, w
         if solved:
             counters[GOAL] = node
             return SOLVED
+        if not exact:
+            # Stored before the backward search got there: met now.
+            there = met(meet, nd_hash[node], nd_boxes[node], nd_player[node])
+            if there >= 0:
+                counters[GOAL] = node
+                counters[MEET] = there
+                return SOLVED
         nd_closed[node] = 1
         steps += 1
         counters[EXPANDED] += 1
@@ -315,6 +326,14 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, w
             nd_moves[new] = m2
             nd_stand[new] = stand
             table[-found - 1] = new
+            if not exact:
+                there = met(meet, key, child, player)
+                if there >= 0:
+                    counters[GOAL] = new
+                    counters[MEET] = there
+                    for j in range(nb):
+                        occ[boxes[j]] = -1
+                    return SOLVED
             second = tie(tiebreak, h, g2, m2, width)
             _queue.push(queue, wg * g2 + wh * h, second, new, g2)
             if g2 > counters[MAXG]:
@@ -363,6 +382,7 @@ class Search:
         plan_penalty: int = 0,
         plan: PackingOrder | None = None,
         frozen_goals: bool = False,
+        meet: PullSearch | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         if bound not in BOUNDS:
@@ -399,6 +419,10 @@ class Search:
         keys = wg * (64 + max_edge) + wh * hmax + 2
         self.queue = _queue.new(keys, TIE_WIDTHS[TIES[tiebreak]], capacity)
         self.counters = np.zeros(8, dtype=np.int64)
+        self.counters[MEET] = -1
+        #: The backward search whose positions end this one (``None``: none).
+        self.meet_source = meet
+        self._no_meet = no_meet(nb)
         self.params = np.array(
             [BOUNDS[bound], wg, wh, int(exact), 0, TIES[tiebreak], max_edge, hmax]
             + [int(corrals), int(tunnels), plan_penalty, int(frozen_goals)],
@@ -471,8 +495,13 @@ class Search:
             self.counters,
             self.params,
             self.frozen_cache,
+            self._meet(),
         )
         return code
+
+    def _meet(self) -> Meet:
+        source = self.meet_source
+        return source.meet() if source is not None else self._no_meet
 
     def grow(self, code: int, memory: int) -> bool:
         """Grow what the kernel asked for; False when that would pass ``memory`` bytes."""
@@ -516,12 +545,22 @@ class Search:
 
     @property
     def cost(self) -> int:
-        """The cost of the solved node (pushes, or moves when ``exact``)."""
-        return int(self.store.g[int(self.counters[GOAL])])
+        """The cost of the solved node (pushes, or moves when ``exact``), through the
+        backward search's tree when it met it."""
+        cost = int(self.store.g[int(self.counters[GOAL])])
+        there = int(self.counters[MEET])
+        if there >= 0 and self.meet_source is not None:
+            cost += int(self.meet_source.store.g[there])
+        return cost
 
     def path(self) -> list[tuple[np.ndarray, int]]:
-        """The states from the start to the solved node."""
-        return self.store.path(int(self.counters[GOAL]))
+        """The states from the start to the solved node, and on through the backward
+        search's tree when the node was one of its positions."""
+        states = self.store.path(int(self.counters[GOAL]))
+        there = int(self.counters[MEET])
+        if there >= 0 and self.meet_source is not None:
+            states += self.meet_source.chain(there)[1:]
+        return states
 
     def solution(self) -> Solution:
         return expand(self.board, self.path())

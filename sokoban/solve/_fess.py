@@ -60,9 +60,10 @@ from sokoban.solve._packed_walls import (
 )
 from sokoban.solve._packing import PackingOrder, packing_order
 from sokoban.solve._pairs import no_table, pair_table
+from sokoban.solve._pull_search import PullSearch, no_meet
 from sokoban.solve._reach import reach
 from sokoban.solve._stages import remaining
-from sokoban.solve._store import EXPANDED, GOAL, NODES, new_store
+from sokoban.solve._store import EXPANDED, GOAL, MEET, NODES, new_store
 from sokoban.solve._tables import Tables
 from sokoban.solve._turns import Entrant, take_turns
 from sokoban.solve.types import (
@@ -112,6 +113,7 @@ class Fess:
         packed_walls: str = "off",
         frozen_goals: bool = True,
         project: bool = False,
+        meet: PullSearch | None = None,
         capacity: int = 1 << 12,
     ) -> None:
         self.board = board
@@ -149,7 +151,11 @@ class Fess:
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
         buckets = min(board.hmax + 1, MAX_BUCKETS)
         self.cells = new_cells(len(plan.steps), buckets)
-        self.counters = np.zeros(10, dtype=np.int64)
+        self.counters = np.zeros(11, dtype=np.int64)
+        self.counters[MEET] = -1
+        #: The backward search whose positions end this one (``None``: none).
+        self.meet_source = meet
+        self._no_meet = no_meet(nb)
         # The packed-walls test caches a floor map per goal and packed prefix.
         if mode == WALLS_PREFIX and (nb + 1) * nb * board.n > PACKED_WALLS_BYTES:
             mode = WALLS_OFF
@@ -242,6 +248,7 @@ class Fess:
             self.extra,
             self.counters,
             self.params,
+            self.meet_source.meet() if self.meet_source is not None else self._no_meet,
         )
         return expand_batch(tree, self.frozen_cache)
 
@@ -264,11 +271,22 @@ class Fess:
 
     @property
     def cost(self) -> int:
-        return int(self.store.g[int(self.counters[GOAL])])
+        """The pushes of the solution found, through the backward search's tree when it
+        met it."""
+        cost = int(self.store.g[int(self.counters[GOAL])])
+        there = int(self.counters[MEET])
+        if there >= 0 and self.meet_source is not None:
+            cost += int(self.meet_source.store.g[there])
+        return cost
 
     def path(self) -> list[tuple[np.ndarray, int]]:
-        """The states from the start to the solved node."""
-        return self.store.path(int(self.counters[GOAL]))
+        """The states from the start to the solved node, and on through the backward
+        search's tree when the node was one of its positions."""
+        states = self.store.path(int(self.counters[GOAL]))
+        there = int(self.counters[MEET])
+        if there >= 0 and self.meet_source is not None:
+            states += self.meet_source.chain(there)[1:]
+        return states
 
 
 #: The keys within a feature cell, by name.

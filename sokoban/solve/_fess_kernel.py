@@ -49,9 +49,10 @@ from sokoban.solve._packed_walls import (
 )
 from sokoban.solve._packed_walls import new_scratch as walls_scratch
 from sokoban.solve._packing import ready_steps
+from sokoban.solve._pull_search import met
 from sokoban.solve._push_moves import BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
-from sokoban.solve._store import EXPANDED, GENERATED, GOAL, NODES, OWN
+from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MEET, NODES, OWN
 
 #: More slots of the counters (after the cells'): positions pruned by the heuristic
 #: packed-walls test, and by its sound variant with the boxes frozen on goals as walls.
@@ -83,8 +84,10 @@ class Tree(NamedTuple):
     cells (:class:`~sokoban.solve._features.Cells`), per node ``extra`` int32[3, cap]
     (rows :data:`LINK`, :data:`WEIGHT`, :data:`CELL`: the bucket link, the weight (pushes
     on its path that improved no feature) and the feature cell), the counters int64[10]
-    (slots :data:`~sokoban.solve._store.EXPANDED` ... :data:`FROZEN`) and the parameters
-    int64[13] (slots :data:`P_BUDGET` ... :data:`P_PROJECT`)."""
+    (slots :data:`~sokoban.solve._store.EXPANDED` ... :data:`FROZEN`), the parameters
+    int64[13] (slots :data:`P_BUDGET` ... :data:`P_PROJECT`) and the positions of a
+    backward search (:class:`~sokoban.solve._pull_search.Meet`): a node that is one of
+    them is solved, the backward node in ``counters[MEET]``."""
 
     board: Any
     learned: Any
@@ -95,6 +98,7 @@ class Tree(NamedTuple):
     extra: np.ndarray
     counters: np.ndarray
     params: np.ndarray
+    meet: Any
 
 
 class FessWork(NamedTuple):
@@ -188,6 +192,12 @@ def _fess_steps(tree, work, own):
         if counters[NODES] + room > cap:
             return FULL
         node = cell_pop(tree.cells, nxt, counters)
+        # Stored before the backward search got there: met now.
+        there = met(tree.meet, nd_hash[node], nd_boxes[node], nd_player[node])
+        if there >= 0:
+            counters[GOAL] = node
+            counters[MEET] = there
+            return SOLVED
         nd_closed[node] = 1
         steps += 1
         counters[EXPANDED] += 1
@@ -365,6 +375,11 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
     tree.table[-found - 1] = new
     if h == 0:
         counters[GOAL] = new
+        return CHILD_SOLVED
+    there = met(tree.meet, key, child, player)
+    if there >= 0:
+        counters[GOAL] = new
+        counters[MEET] = there
         return CHILD_SOLVED
     if keykind == KEY_BOUND:
         qkey = h

@@ -26,6 +26,7 @@ from sokoban.solve._best_first import Search
 from sokoban.solve._board import INF
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
 from sokoban.solve._fess import FESS_KEYS, MACRO_BOXES, Fess
+from sokoban.solve._pull_search import PullSearch
 from sokoban.solve._tables import Tables
 from sokoban.solve._turns import Entrant, Turns, take_turns
 from sokoban.solve.types import Limits, ProgressCallback, SearchStats, SolveResult, Status
@@ -53,12 +54,14 @@ class Entry(NamedTuple):
 #: The portfolio on levels of at most :data:`ASTAR_BOXES` boxes, and on bigger ones.
 SMALL: tuple[Entry, ...] = (
     Entry("greedy", {"plan": 3}),
+    Entry("backward"),
     Entry("fess", {"key": "weight", "packed_walls": "off"}),
     Entry("fess", {"key": "features", "packed_walls": "off"}),
     Entry("astar"),
 )
 BIG: tuple[Entry, ...] = (
     Entry("greedy"),
+    Entry("backward"),
     Entry("fess", {"key": "weight"}),
     Entry("fess", {"key": "mixed"}),
     Entry("fess", {"key": "features"}),
@@ -88,10 +91,20 @@ def new_shared_learned(tables: Tables, options: Mapping[str, Any]) -> Learned:
     return new_learned(tables.board.n, learn=options["learn"], neighbours=options["neighbours"])
 
 
-def make(entry: Entry, tables: Tables, learned: Learned, options: Mapping[str, Any]) -> Entrant:
+def make(
+    entry: Entry,
+    tables: Tables,
+    learned: Learned,
+    options: Mapping[str, Any],
+    meet: PullSearch | None = None,
+) -> Entrant:
     """The search of ``entry`` on the level of ``tables``, with the deadlock ``options``
-    of ``fast`` and the shared ``learned`` patterns."""
+    of ``fast`` and the shared ``learned`` patterns; a forward search ends when it meets
+    a position of the backward search ``meet``."""
     board = tables.board
+    if entry.method == "backward":
+        # Complete: every position it drops has a box that can never get back.
+        return Entrant(entry.label, meet or PullSearch(board), proves=True)
     pairs = tables.pairs(options["pairs"])
     frozen_goals = options["frozen_goals"]
     settings = dict(entry.settings)
@@ -108,6 +121,7 @@ def make(entry: Entry, tables: Tables, learned: Learned, options: Mapping[str, A
             learned=learned,
             packed_walls=packed_walls,
             frozen_goals=frozen_goals,
+            meet=meet,
         )
         # Without tunnel macros or the packed-walls test its pruning is sound.
         return Entrant(entry.label, search, proves=not tunnels and packed_walls == "off")
@@ -118,6 +132,7 @@ def make(entry: Entry, tables: Tables, learned: Learned, options: Mapping[str, A
         frozen_goals=frozen_goals,
         plan_penalty=plan_penalty,
         plan=tables.plan(parking=False) if plan_penalty else None,
+        meet=meet,
     )
     if entry.method == "greedy":
         search = Search(board, wg=0, wh=1, tiebreak="none", tunnels=True, **common)
@@ -125,7 +140,19 @@ def make(entry: Entry, tables: Tables, learned: Learned, options: Mapping[str, A
     if entry.method == "astar":
         search = Search(board, tiebreak="moves", **common)
         return Entrant(entry.label, search, proves=True, optimal=True)
-    raise ValueError(f"no portfolio search {entry.method!r}; choose from greedy, fess, astar")
+    raise ValueError(
+        f"no portfolio search {entry.method!r}; choose from greedy, fess, astar, backward"
+    )
+
+
+def make_all(
+    entries: tuple[Entry, ...], tables: Tables, options: Mapping[str, Any]
+) -> list[Entrant]:
+    """The searches of ``entries``, sharing learned patterns and, when one of them is the
+    backward search, meeting it."""
+    learned = new_shared_learned(tables, options)
+    backward = PullSearch(tables.board) if any(e.method == "backward" for e in entries) else None
+    return [make(entry, tables, learned, options, backward) for entry in entries]
 
 
 def result(found: Turns, label: str = "fast") -> SolveResult:
@@ -153,9 +180,7 @@ def portfolio(
     tables = tables or Tables(level)
     entries = entries_for(level)
     if threads <= 1:
-        learned = new_shared_learned(tables, options)
-        entrants = [make(entry, tables, learned, options) for entry in entries]
-        return result(take_turns(entrants, limits, progress))
+        return result(take_turns(make_all(entries, tables, options), limits, progress))
     return race(level, entries, limits, progress, options, tables, threads)
 
 
@@ -179,9 +204,7 @@ def race(
     start = time.perf_counter()
 
     def run(hand: tuple[Entry, ...]) -> SolveResult:
-        learned = new_shared_learned(tables, options)
-        entrants = [make(entry, tables, learned, options) for entry in hand]
-        return result(take_turns(entrants, shared, progress))
+        return result(take_turns(make_all(hand, tables, options), shared, progress))
 
     results: dict[int, SolveResult] = {}
     winner: int | None = None

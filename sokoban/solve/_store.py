@@ -16,10 +16,12 @@ import numpy as np
 
 #: Slots of the counters (int64 array) every search kernel on a :class:`Store` keeps:
 #: nodes expanded, generated (children made, duplicates included), stored, the solved
-#: node, the largest cost g queued. A search's own counters follow, from :data:`OWN`.
-EXPANDED, GENERATED, NODES, GOAL, MAXG = 0, 1, 2, 3, 4
+#: node, the largest cost g queued, and the node of a backward search the solved node
+#: met (-1: none; see :mod:`sokoban.solve._pull_search`). A search's own counters
+#: follow, from :data:`OWN`.
+EXPANDED, GENERATED, NODES, GOAL, MAXG, MEET = 0, 1, 2, 3, 4, 5
 #: The first counter slot a search may use for its own counts.
-OWN = 5
+OWN = 6
 
 
 class Store(NamedTuple):
