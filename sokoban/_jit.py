@@ -97,7 +97,7 @@ class _Kernel(CPUDispatcher):
     integer type of an argument: int64, to which the caller casts. numba would compile
     the callee once per type it meets (int16, int32, a literal 0 or -1, a literal bool),
     each time in full: fess's child kernels three times, the corral sub-search twice,
-    SMA*'s heaps four times (most of a cold compile of every method, measured in
+    SMA*'s heaps four times (about a third of a cold compile of every method, measured in
     benchmarks/solver.md). Only the typing of calls between kernels changes: calls
     from Python are typed by their values as before, and a recursive call is matched to
     the signature being compiled by the same widened types."""
