@@ -370,7 +370,7 @@ def test_bad_actions_are_refused() -> None:
 
 
 def test_curriculum_moves_up_the_bands() -> None:
-    env = gymnasium.make("sokoban/Generated-v0", size=(7, 7), boxes=2)
+    env = gymnasium.make("sokoban/Generated-v0")
     curriculum = Curriculum(env, threshold=0.8, window=4)
     assert env.unwrapped.source.band == "easy"
     moves = [curriculum(solved) for solved in [True] * 3 + [False] + [True] * 4]
@@ -378,8 +378,17 @@ def test_curriculum_moves_up_the_bands() -> None:
     moves = [curriculum(True) for _ in range(12)]
     assert moves.count("hard") == 1 and moves.count("expert") == 1
     assert curriculum.band == "expert" and all(m is None for m in moves[8:])
+    env = gymnasium.make("sokoban/Generated-v0")
+    Curriculum(env, bands=["medium", "hard"])
     _, info = env.reset(seed=0)
     assert info["level_id"].startswith("generated:")
+    assert "(medium)" in dict(env.unwrapped.level.metadata)["Difficulty"]
+
+
+def test_small_generated_boards_say_which_bands_they_miss() -> None:
+    env = gymnasium.make("sokoban/Generated-v0", size=(7, 7), boxes=2, band="expert")
+    with pytest.raises(SokobanError, match="no expert level of 7x7 with 2 boxes"):
+        env.reset(seed=0)
 
 
 # --- the dataset command ------------------------------------------------------------------

@@ -3,7 +3,7 @@ the agent's success rate passes a threshold. It trains nothing; the training loo
 at the end of every episode.
 
 >>> from sokoban.env import SokobanEnv
->>> env = SokobanEnv("generated", size=(7, 7), boxes=2, band="easy")
+>>> env = SokobanEnv("generated", band="easy")
 >>> curriculum = Curriculum(env, threshold=0.5, window=4)
 >>> [curriculum(solved) for solved in (True, False, True, True)]
 [None, None, None, 'medium']

@@ -48,8 +48,8 @@ def make_source(
     source: str | LevelSource | None,
     path: str | os.PathLike[str] | None = None,
     levels: list[Level] | None = None,
-    size: tuple[int, int] = (7, 7),
-    boxes: int = 2,
+    size: tuple[int, int] = (10, 10),
+    boxes: int = 4,
     band: str | None = None,
 ) -> LevelSource:
     """The level source an environment's arguments name: ``"boxoban"`` (a file or a
@@ -115,8 +115,8 @@ class SokobanEnv(gymnasium.Env[np.ndarray, np.int64]):
         *,
         path: str | os.PathLike[str] | None = None,
         levels: list[Level] | None = None,
-        size: tuple[int, int] = (7, 7),
-        boxes: int = 2,
+        size: tuple[int, int] = (10, 10),
+        boxes: int = 4,
         band: str | None = None,
         observation: str = "grid",
         action_mode: str = "moves",

@@ -146,7 +146,7 @@ class LevelFiles:
 
 def parse_source(text: str) -> LevelSource:
     """A source from its one-line spelling: ``boxoban:PATH``, ``collection:PATH`` or
-    ``generated:WxH[:BOXES[:BAND]]`` (7x7, 2 boxes, any band by default).
+    ``generated:WxH[:BOXES[:BAND]]`` (10x10, 4 boxes, any band by default).
 
     >>> parse_source("generated:8x8:3:easy").boxes
     3
@@ -159,11 +159,11 @@ def parse_source(text: str) -> LevelSource:
     if kind == "generated":
         parts = rest.split(":") if rest else []
         try:
-            size = (7, 7)
+            size = (10, 10)
             if parts and parts[0]:
                 w, h = parts[0].lower().split("x")
                 size = (int(w), int(h))
-            boxes = int(parts[1]) if len(parts) > 1 and parts[1] else 2
+            boxes = int(parts[1]) if len(parts) > 1 and parts[1] else 4
         except ValueError:
             raise SokobanError(
                 f"source {text!r} is not generated:WxH[:BOXES[:BAND]], e.g. generated:7x7:2:easy"
@@ -179,7 +179,8 @@ def parse_source(text: str) -> LevelSource:
 
 class Generated:
     """Levels made by :func:`sokoban.generate.generate`, one a draw, each seeded by the
-    draw's random generator (so a seeded environment replays the same levels).
+    draw's random generator (so a seeded environment replays the same levels). The
+    defaults are Boxoban's: 10 x 10 with 4 boxes (small boards reach the easy bands only).
 
     :param band: a difficulty band of :data:`sokoban.generate.BANDS`, or ``None`` for any;
         :attr:`band` may be changed between draws (a curriculum does).
@@ -187,8 +188,8 @@ class Generated:
 
     def __init__(
         self,
-        size: tuple[int, int] = (7, 7),
-        boxes: int = 2,
+        size: tuple[int, int] = (10, 10),
+        boxes: int = 4,
         band: str | None = None,
         nodes: int = 200_000,
     ) -> None:
@@ -205,15 +206,13 @@ class Generated:
         from sokoban.generate import check_request, generate
 
         check_request(self.size, self.boxes, difficulty=self.band)
-        for _ in range(20):
-            seed = int(rng.integers(2**31))
-            report = generate(
-                self.size, self.boxes, count=1, difficulty=self.band, seed=seed, nodes=self.nodes
-            )
-            if report.levels:
-                level = report.levels[0].level
-                return Entry(level, f"generated:{seed}")
-        raise SokobanError(
-            f"the generator made no {self.band or ''} level of {self.size[0]}x{self.size[1]} "
-            f"with {self.boxes} boxes in 20 runs"
+        seed = int(rng.integers(2**31))
+        report = generate(
+            self.size, self.boxes, count=1, difficulty=self.band, seed=seed, nodes=self.nodes
         )
+        if not report.levels:
+            raise SokobanError(
+                f"the generator made no {self.band or ''} level of {self.size[0]}x{self.size[1]} "
+                f"with {self.boxes} boxes ({report.summary()}): try a larger board or more boxes"
+            )
+        return Entry(report.levels[0].level, f"generated:{seed}")
