@@ -433,3 +433,32 @@ def test_dataset_refuses_a_bad_source(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1 and "is not boxoban:PATH" in result.output
     assert not (tmp_path / "d.npz").exists()
+
+
+# --- the documentation --------------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "env.md"
+
+
+def test_the_examples_of_the_docs_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    monkeypatch.chdir(DOC.parents[1])  # the examples use paths from the repository's root
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 5
+    for block in blocks:
+        exec(compile(block, str(DOC), "exec"), {})
+    printed = capsys.readouterr().out
+    assert "20 episodes" in printed and "training accuracy" in printed
+
+
+def test_the_docs_name_every_argument() -> None:
+    import inspect
+
+    text = DOC.read_text(encoding="utf-8")
+    for cls in (SokobanEnv, VectorSokobanEnv):
+        for name in inspect.signature(cls).parameters:
+            if name not in ("source", "path", "levels", "size", "boxes", "band", "num_envs"):
+                assert f"`{name}" in text, f"docs/env.md does not describe {name}"
