@@ -462,3 +462,15 @@ def test_the_docs_name_every_argument() -> None:
         for name in inspect.signature(cls).parameters:
             if name not in ("source", "path", "levels", "size", "boxes", "band", "num_envs"):
                 assert f"`{name}" in text, f"docs/env.md does not describe {name}"
+
+
+def test_datasets_of_generated_levels_are_the_same_on_workers() -> None:
+    from sokoban.env.dataset import collect
+    from sokoban.env.sources import parse_source
+
+    source = parse_source("generated:6x6:1")
+    here = collect(source, 3, seed=4, workers=0).arrays()
+    there = collect(source, 3, seed=4, workers=1).arrays()
+    assert list(here["level_id"]) == list(there["level_id"])
+    assert all(i.startswith("generated:") for i in here["level_id"])
+    assert np.array_equal(here["actions"], there["actions"]) and len(here["actions"]) > 0

@@ -63,7 +63,7 @@ SMALL_RUN = 20
     show_default=True,
     help="Discount of the returns.",
 )
-@time_limit_option("Solver: seconds per level.", default=10.0, minimum=NON_NEGATIVE)
+@time_limit_option("Solver: seconds per level (0: no limit).", default=10.0, minimum=NON_NEGATIVE)
 @workers_option(
     f"Local worker processes [all cores; this process below {SMALL_RUN} levels]; "
     "0 works in this process."

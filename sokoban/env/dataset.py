@@ -26,22 +26,25 @@ import numpy as np
 
 from sokoban.env.env import SokobanEnv
 from sokoban.env.expert import actions_of
-from sokoban.env.sources import Entry, LevelList, LevelSource
+from sokoban.env.sources import Generated, LevelList, LevelSource
 from sokoban.level import Level
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Task:
-    """One level to solve and replay, picklable for workers."""
+    """One level to solve and replay, picklable for workers: a level drawn already, or
+    (``level`` ``None``) a generated source and the seed its worker draws with."""
 
     number: int
-    level: Level
+    level: Level | None
     id: str
     shape: tuple[int, int]
     observation: str
     action_mode: str
     time_limit: float | None
     gamma: float
+    generator: Generated | None = None
+    seed: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -110,6 +113,11 @@ def episode(task: Task) -> Episode | None:
     """Solve a task's level optimally and replay it; ``None`` when the solver finds nothing."""
     from sokoban.solve import Limits, solve
 
+    if task.level is None:
+        assert task.generator is not None
+        drawn = task.generator.draw(np.random.default_rng(task.seed))
+        task = dataclasses.replace(task, level=drawn.level, id=drawn.id)
+    assert task.level is not None
     result = solve(task.level, "astar", Limits(time=task.time_limit))
     if not result.solved or result.solution is None:
         return None
@@ -155,13 +163,42 @@ def tasks(
     time_limit: float | None = 10.0,
     gamma: float = 1.0,
 ) -> list[Task]:
-    """``count`` levels drawn from ``source`` by ``seed``, as tasks."""
+    """``count`` levels drawn from ``source`` by ``seed``, as tasks (a generated level is
+    made by the worker that solves it, from a seed drawn here)."""
     rng = np.random.default_rng(seed)
-    drawn: list[Entry] = [source.draw(rng) for _ in range(count)]
-    return [
-        Task(i, e.level, e.id, source.shape, observation, action_mode, time_limit, gamma)
-        for i, e in enumerate(drawn)
-    ]
+    made: list[Task] = []
+    for i in range(count):
+        if isinstance(source, Generated):
+            drawn_seed = int(rng.integers(2**63))
+            made.append(
+                Task(
+                    i,
+                    None,
+                    "",
+                    source.shape,
+                    observation,
+                    action_mode,
+                    time_limit,
+                    gamma,
+                    source,
+                    drawn_seed,
+                )
+            )
+        else:
+            entry = source.draw(rng)
+            made.append(
+                Task(
+                    i,
+                    entry.level,
+                    entry.id,
+                    source.shape,
+                    observation,
+                    action_mode,
+                    time_limit,
+                    gamma,
+                )
+            )
+    return made
 
 
 def collect(
@@ -187,5 +224,5 @@ def collect(
     for task, result in batch.run(episode, work, workers, scheduler, description=description):
         done[task.number] = result
     episodes = [e for i in range(len(work)) if (e := done[i]) is not None]
-    unsolved = [work[i].id for i in range(len(work)) if done[i] is None]
+    unsolved = [work[i].id or f"generated #{i + 1}" for i in range(len(work)) if done[i] is None]
     return Dataset(episodes, unsolved)
