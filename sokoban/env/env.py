@@ -1,9 +1,13 @@
 """The single environment: :class:`SokobanEnv`, a :class:`gymnasium.Env` over one board.
 
->>> import gymnasium
->>> import sokoban.env
->>> env = gymnasium.make("sokoban/Collection-v0", path="tests/data/tiny.xsb")  # doctest: +SKIP
->>> observation, info = env.reset(seed=0)  # doctest: +SKIP
+>>> from sokoban import Level
+>>> env = SokobanEnv(levels=[Level.from_xsb("#####\\n#@$.#\\n#####")], observation="index")
+>>> observation, info = env.reset(seed=0)
+>>> observation.tolist(), info["deadlock"]
+([[0, 0, 0, 0, 0], [0, 5, 3, 2, 0], [0, 0, 0, 0, 0]], False)
+>>> observation, reward, terminated, truncated, info = env.step(2)  # right: the box onto its goal
+>>> round(reward, 1), terminated
+(10.9, True)
 
 Its steps are those of the vector environment's kernel on a batch of one board, so the
 two agree move for move; around them it adds what a batch leaves out: the deadlock check,
