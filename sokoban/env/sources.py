@@ -82,9 +82,8 @@ def _files(path: Path) -> list[Path]:
     return [path]
 
 
-@functools.lru_cache(maxsize=64)
-def _read(path: str) -> tuple[list[Level], list[str]]:
-    """The playable levels of a file and their ids (``file:number``), kept for the next draw."""
+def playable(path: str) -> tuple[list[Level], list[str]]:
+    """The playable levels of a file and their ids (``file:number``)."""
     collection = xsb.load(path)
     stem = Path(path).name
     levels, ids = [], []
@@ -95,6 +94,11 @@ def _read(path: str) -> tuple[list[Level], list[str]]:
     if not levels:
         raise SokobanError(f"{path}: no playable level in this file")
     return levels, ids
+
+
+#: The files whose levels are kept for the next draw (a level object takes about 16 KB, so a
+#: Boxoban file of 1,000 about 16 MB).
+cached_playable = functools.lru_cache(maxsize=8)(playable)
 
 
 class LevelFiles:
@@ -118,28 +122,29 @@ class LevelFiles:
         if shape is None:
             looked = self.files if scan else self.files[:1]
             heights, widths = zip(
-                *((v.height, v.width) for f in looked for v in _read(str(f))[0]), strict=True
+                *((v.height, v.width) for f in looked for v in cached_playable(str(f))[0]),
+                strict=True,
             )
             shape = (max(heights), max(widths))
         self.shape = shape
 
     def __len__(self) -> int:
         """Playable levels in all the files (reads every file)."""
-        return sum(len(_read(str(f))[0]) for f in self.files)
+        return sum(len(cached_playable(str(f))[0]) for f in self.files)
 
     def levels(self) -> LevelList:
         """Every level of every file as a list (reads every file)."""
         levels: list[Level] = []
         ids: list[str] = []
         for f in self.files:
-            more, more_ids = _read(str(f))
+            more, more_ids = cached_playable(str(f))
             levels += more
             ids += more_ids
         return LevelList(levels, ids)
 
     def draw(self, rng: np.random.Generator) -> Entry:
         f = self.files[int(rng.integers(len(self.files)))] if len(self.files) > 1 else self.files[0]
-        levels, ids = _read(str(f))
+        levels, ids = cached_playable(str(f))
         i = int(rng.integers(len(levels)))
         return Entry(levels[i], ids[i])
 

@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from sokoban.env import _kernel
-from sokoban.env.encoding import encode, position
+from sokoban.env.encoding import Encoded, encode, position
 from sokoban.env.env import (
     ACTION_MODES,
     MAX_STEPS,
@@ -39,7 +39,7 @@ from sokoban.env.env import (
     make_source,
     observation_space,
 )
-from sokoban.env.sources import LevelFiles, LevelList, LevelSource
+from sokoban.env.sources import LevelFiles, LevelList, LevelSource, cached_playable, playable
 from sokoban.errors import SokobanError
 from sokoban.level import Level
 
@@ -47,16 +47,59 @@ from sokoban.level import Level
 VECTOR_OBSERVATIONS = ("grid", "index")
 
 
-def level_pool(source: LevelSource) -> LevelList:
-    """Every level a vector environment may start: the source's whole list."""
-    if isinstance(source, LevelList):
-        return source
-    if isinstance(source, LevelFiles):
-        return source.levels()
-    raise SokobanError(
-        "a vector environment plays levels from files or a list; "
-        "make a list of generated levels first"
-    )
+class Pool:
+    """Every level a vector environment may start, encoded once in the frame of the largest:
+    ``index`` (``uint8[L, h, w]``), ``player`` and ``off`` (``int32[L]``), the levels'
+    ``ids``, and :meth:`level` to get a level back. A file source keeps only the arrays (a
+    level object takes about 16 KB, its arrays 108 bytes on a 10 x 10 board, about 300 with
+    its id): :meth:`level` reads the level's file again when asked."""
+
+    def __init__(self, source: LevelSource) -> None:
+        self.ids: list[str] = []
+        self._list: list[Level] | None = None
+        self._files: list[str] = []
+        self._where: list[tuple[int, int]] = []
+        # One pass over the levels, each encoded in its own frame; then every board in the
+        # largest frame (a file is parsed once, and no level object is kept).
+        boards: list[Encoded] = []
+        if isinstance(source, LevelList):
+            self._list = source.levels
+            self.ids = list(source.ids)
+            boards = [encode(level) for level in source.levels]
+        elif isinstance(source, LevelFiles):
+            for f, path in enumerate(source.files):
+                self._files.append(str(path))
+                levels, ids = playable(str(path))
+                self.ids += ids
+                self._where += [(f, k) for k in range(len(levels))]
+                boards += [encode(level) for level in levels]
+        else:
+            raise SokobanError(
+                "a vector environment plays levels from files or a list; "
+                "make a list of generated levels first"
+            )
+        h = max([source.shape[0]] + [b.index.shape[0] for b in boards])
+        w = max([source.shape[1]] + [b.index.shape[1] for b in boards])
+        self.shape = (h, w)
+        self.index = np.zeros((len(boards), h, w), np.uint8)  # walls around
+        self.player = np.empty(len(boards), np.int32)
+        self.off = np.empty(len(boards), np.int32)
+        for i, board in enumerate(boards):
+            rows, cols = board.index.shape
+            self.index[i, :rows, :cols] = board.index
+            y, x = divmod(board.player, cols)
+            self.player[i] = y * w + x
+            self.off[i] = board.off
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def level(self, i: int) -> Level:
+        """Level ``i`` of the pool."""
+        if self._list is not None:
+            return self._list[i]
+        f, k = self._where[i]
+        return cached_playable(self._files[f])[0][k]
 
 
 class VectorSokobanEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
@@ -91,7 +134,11 @@ class VectorSokobanEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
     ) -> None:
         if num_envs < 1:
             raise SokobanError(f"num_envs must be at least 1, not {num_envs}")
-        self.pool = level_pool(make_source(source, path, levels))
+        if levels is None and path is not None and source in (None, "boxoban", "collection"):
+            # The pool finds the frame as it reads the files: no scan before.
+            self.pool = Pool(LevelFiles(path))
+        else:
+            self.pool = Pool(make_source(source, path, levels))
         self.observation = check_choice("observation", observation, VECTOR_OBSERVATIONS)
         self.action_mode = check_choice("action_mode", action_mode, ACTION_MODES)
         self.num_envs = num_envs
@@ -104,16 +151,9 @@ class VectorSokobanEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._direction, self._push = ACTION_MODES[action_mode]
-        # The pool, encoded once.
-        count = len(self.pool)
-        self._levels = np.empty((count, h, w), np.uint8)
-        self._level_player = np.empty(count, np.int32)
-        self._level_off = np.empty(count, np.int32)
-        for i, level in enumerate(self.pool.levels):
-            board = encode(level, self.shape)
-            self._levels[i] = board.index
-            self._level_player[i] = board.player
-            self._level_off[i] = board.off
+        self._levels = self.pool.index
+        self._level_player = self.pool.player
+        self._level_off = self.pool.off
         n = num_envs
         self._index = np.zeros((n, h, w), np.uint8)
         grid_shape = (n, len(_kernel.GRID_CHANNELS), h, w) if observation == "grid" else (1,) * 4
@@ -141,7 +181,7 @@ class VectorSokobanEnv(gymnasium.vector.VectorEnv[np.ndarray, np.ndarray, np.nda
 
     def level(self, board: int) -> Level:
         """The level board ``board`` plays, at its start."""
-        return self.pool.levels[int(self._level_of[board])]
+        return self.pool.level(int(self._level_of[board]))
 
     def position(self, board: int) -> Level:
         """Board ``board``'s position now, as a :class:`sokoban.Level`."""
