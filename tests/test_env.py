@@ -474,3 +474,31 @@ def test_datasets_of_generated_levels_are_the_same_on_workers() -> None:
     assert list(here["level_id"]) == list(there["level_id"])
     assert all(i.startswith("generated:") for i in here["level_id"])
     assert np.array_equal(here["actions"], there["actions"]) and len(here["actions"]) > 0
+
+
+def test_dataset_on_a_local_dask_cluster(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    args = ["dataset", "--source", f"boxoban:{BOXOBAN}", "-n", "3", "--seed", "5", "-q"]
+    here, there = tmp_path / "here.npz", tmp_path / "there.npz"
+    assert CliRunner().invoke(main, [*args, "-w", "0", "-o", str(here)]).exit_code == 0
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        result = CliRunner().invoke(
+            main, [*args, "--scheduler", cluster.scheduler_address, "-o", str(there)]
+        )
+    assert result.exit_code == 0, result.output
+    a, b = np.load(here), np.load(there)
+    assert list(a["level_id"]) == list(b["level_id"])
+    assert np.array_equal(a["observations"], b["observations"])
+    assert np.array_equal(a["actions"], b["actions"])
+
+
+def test_rewards_can_be_changed() -> None:
+    level = Level.from_xsb("######\n#@$ .#\n######")
+    env = SokobanEnv(
+        levels=[level], reward_step=-1.0, reward_box_on=5.0, reward_box_off=-5.0, reward_solved=2.0
+    )
+    env.reset(seed=0)
+    assert env.step(2)[1] == -1.0  # a push, not onto the goal
+    assert env.step(2)[1] == -1.0 + 5.0 + 2.0  # onto the goal: solved
