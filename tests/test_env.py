@@ -99,6 +99,16 @@ def test_vector_env_spaces(observation: str) -> None:
     assert rewards.shape == terminated.shape == truncated.shape == (5,)
 
 
+def test_make_vec_makes_the_vector_env_of_file_sources() -> None:
+    envs = gymnasium.make_vec("sokoban/Boxoban-v0", num_envs=3, path=str(BOXOBAN))
+    assert isinstance(envs, VectorSokobanEnv) and envs.num_envs == 3
+    observations, _ = envs.reset(seed=0)
+    assert observations.shape == (3, 5, 10, 10)
+    envs = gymnasium.make_vec("sokoban/Generated-v0", num_envs=2, size=(6, 6), boxes=1)
+    assert not isinstance(envs, VectorSokobanEnv)
+    assert envs.reset(seed=0)[0].shape == (2, 5, 6, 6)
+
+
 # --- transitions against Game ---------------------------------------------------------------
 
 

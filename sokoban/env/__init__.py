@@ -7,6 +7,8 @@ Importing this package registers three environment ids with Gymnasium:
 - ``sokoban/Collection-v0``: levels of any XSB/SOK file (``path=``);
 - ``sokoban/Generated-v0``: levels of the generator (``size=``, ``boxes=``, ``band=``).
 
+``gymnasium.make_vec`` on the first two makes a :class:`VectorSokobanEnv`.
+
 Modules: :mod:`~sokoban.env.env` (:class:`SokobanEnv`), :mod:`~sokoban.env.vector`
 (:class:`VectorSokobanEnv`), :mod:`~sokoban.env.sources` (where levels come from),
 :mod:`~sokoban.env.encoding` (levels as arrays), :mod:`~sokoban.env.pictures` (the ``rgb``
@@ -38,6 +40,10 @@ for _id, _source in IDS.items():
         gymnasium.register(
             id=_id,
             entry_point="sokoban.env.env:SokobanEnv",
+            # gymnasium.make_vec makes the vector environment of the file sources
+            vector_entry_point=(
+                "sokoban.env.vector:VectorSokobanEnv" if _source != "generated" else None
+            ),
             kwargs={"source": _source},
         )
 
