@@ -410,7 +410,7 @@ def test_dataset_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--json", "-w", "0"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    data = np.load(out)
+    data = _npz(out)
     assert summary["episodes"] == len(data["level_id"]) == 3
     starts = data["starts"]
     assert starts[-1] == summary["steps"] == len(data["actions"]) == len(data["observations"])
@@ -429,7 +429,12 @@ def test_dataset_command(tmp_path: Path) -> None:
     again = tmp_path / "again.npz"
     args[-1] = str(again)
     assert CliRunner().invoke(main, [*args, "-q", "-w", "0"]).exit_code == 0
-    assert np.array_equal(np.load(again)["actions"], data["actions"])
+    assert np.array_equal(_npz(again)["actions"], data["actions"])
+
+
+def _npz(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return dict(data)
 
 
 def _boxoban_ids() -> tuple[list[str], list[Level]]:
@@ -498,7 +503,7 @@ def test_dataset_on_a_local_dask_cluster(tmp_path: Path) -> None:
             main, [*args, "--scheduler", cluster.scheduler_address, "-o", str(there)]
         )
     assert result.exit_code == 0, result.output
-    a, b = np.load(here), np.load(there)
+    a, b = _npz(here), _npz(there)
     assert list(a["level_id"]) == list(b["level_id"])
     assert np.array_equal(a["observations"], b["observations"])
     assert np.array_equal(a["actions"], b["actions"])
