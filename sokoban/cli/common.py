@@ -32,13 +32,13 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from sokoban import files
 from sokoban.errors import SokobanError, XsbError
 from sokoban.level import Level
 
@@ -390,11 +390,8 @@ def check_output(
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write a whole file or nothing: a temporary file beside ``path`` is renamed over it,
-    so an interrupted write never leaves half a file (nor loses the old one).
-
-    ``-`` writes to stdout.
-    """
+    """Write a whole file or nothing (:func:`sokoban.files.write_atomically`); ``-`` writes
+    to stdout."""
     if os.fspath(path) == "-":
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
@@ -402,32 +399,7 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
         else:
             click.echo(data, nl=False)
         return
-    if not os.fspath(path) or Path(path).is_dir():
-        raise SokobanError(f"cannot write {os.fspath(path)!r}: no file name, or a folder")
-    target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    temporary: str | None = None
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(handle, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        if target.exists():
-            # Keep the permissions of the file being replaced.
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, target)
-    except BaseException as error:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            # Name the file the user asked for, not the temporary one.
-            raise OSError(error.errno, error.strerror, os.fspath(target)) from error
-        raise
+    files.write_atomically(path, data)
 
 
 #: Most characters read for an ``@PATH`` argument: far more than any solution needs, few
