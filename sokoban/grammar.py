@@ -35,8 +35,8 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from sokoban import _rle
-from sokoban.errors import BoardTooLargeError, XsbError
-from sokoban.snapshot import MOVES_LINE, MovesError, Snapshot, parse_moves
+from sokoban.errors import BoardTooLargeError, MovesError, XsbError
+from sokoban.snapshot import MOVES_LINE, Snapshot, parse_moves
 
 #: Largest board side, in cells.
 MAX_SIDE = 100
@@ -64,7 +64,6 @@ _RLE_CHARS = frozenset("0123456789()|")
 _MAX_DECODED = MAX_SIDE * (MAX_SIDE + 1)
 #: Deepest nesting of RLE groups; real files nest one or two deep.
 _MAX_DEPTH = 16
-
 
 
 # --- boards ---------------------------------------------------------------------------------

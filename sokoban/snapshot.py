@@ -14,7 +14,7 @@ upper case pushes, or pulls in reverse mode) with run lengths and groups (``3r``
 is, so that writing a level gives back what was read.
 
 >>> Snapshot("[]U[rr]d").is_reverse, parse_moves("[]U[rr]d").jumps
-(True, ((1, 3),))
+(True, ((0, 0), (1, 3)))
 >>> s = Snapshot("rR*lL", title="Save")
 >>> s.is_solution, parse_moves(s.moves).current, s.lurd()
 (False, 2, 'rRlL')
@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from sokoban import _rle
+from sokoban.errors import MovesError
 
 #: Every character a line of moves may hold besides white space.
 MOVE_CHARS = frozenset("lurdLURD0123456789()[]<>{}*")
@@ -36,15 +37,6 @@ MOVES_LINE = re.compile(r"[lurdLURD0-9()\[\]<>{}*\s]*[lurdLURD][lurdLURD0-9()\[\
 MAX_MOVES = 1_000_000
 _OPEN = {"[": "]", "<": ">", "{": "}"}
 _SOLUTION_TITLE = re.compile(r"\bsolution", re.IGNORECASE)
-
-
-class MovesError(ValueError):
-    """Moves text that cannot be read: the reason and the 0-based position."""
-
-    def __init__(self, reason: str, position: int) -> None:
-        super().__init__(f"{reason} at position {position}")
-        self.reason = reason
-        self.position = position
 
 
 class Moves(NamedTuple):

@@ -364,9 +364,7 @@ def format_collection(
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
-def dumps(
-    collection: Collection, rle: bool = False, losses: list[str] | None = None
-) -> str:
+def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = None) -> str:
     """SOK text of a whole collection: its metadata, header and levels (its broken levels
     are not part of it). A title that neither the metadata nor the header gives is written
     as ``Collection:``.

@@ -154,7 +154,7 @@ def time_limit_option(
 
 
 def file_argument(function: F) -> F:
-    """The ``FILE`` argument: an existing level file (XSB or SOK), passed as a Path."""
+    """The ``FILE`` argument: an existing level file (XSB, SOK or SLC), passed as a Path."""
     return click.argument(
         "file",
         type=click.Path(exists=True, dir_okay=False, readable=True, path_type=Path),
@@ -274,7 +274,12 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     name = os.fspath(path)
     _refuse_endless(path)
     try:
-        collection = xsb.load(Path(path))
+        if is_slc_file(path):
+            from sokoban import slc
+
+            collection = slc.load(path)
+        else:
+            collection = xsb.load(Path(path))
     except XsbError as failure:  # a file that is not XSB at all (one endless line)
         raise XsbError(f"{name}: {failure}") from None
     errors = collection.errors
@@ -291,6 +296,19 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
             raise SokobanError(f"{name}: none of its {len(errors)} levels can be read")
         raise SokobanError(f"{name}: no levels in the file")
     return collection
+
+
+def is_slc_file(path: str | os.PathLike[str]) -> bool:
+    """Whether a level file is SLC (XML): by its ``.slc`` name, or by the start of a
+    regular file (a pipe is read as XSB, since peeking would consume it)."""
+    if os.fspath(path).lower().endswith(".slc"):
+        return True
+    if not os.path.isfile(path):
+        return False
+    from sokoban import slc
+
+    with open(path, "rb") as handle:
+        return slc.is_slc(handle.read(256))
 
 
 def _refuse_endless(path: str | os.PathLike[str]) -> None:
