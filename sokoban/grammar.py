@@ -518,6 +518,10 @@ class _Group(NamedTuple):
     notes: list[Item]
 
 
+#: A line of moves without a move letter: read as moves only after a line of moves.
+_MARKS = re.compile(r"[0-9()\[\]<>{}*\s]*[()\[\]<>{}*][0-9()\[\]<>{}*\s]*")
+
+
 def _snapshots(tail: list[Item]) -> tuple[list[Item], list[_Group]]:
     """The level's own notes, and its snapshots: each a title line, moves, notes."""
     notes: list[Item] = []
@@ -525,8 +529,8 @@ def _snapshots(tail: list[Item]) -> tuple[list[Item], list[_Group]]:
     in_moves = False
     for item in tail:
         target = groups[-1].notes if groups else notes
-        if item.kind == MOVES and in_moves:
-            groups[-1].moves.append(item)
+        if in_moves and (item.kind == MOVES or (item.kind == TEXT and _MARKS.fullmatch(item.raw))):
+            groups[-1].moves.append(item)  # a line of marks only (``*``) continues moves
             continue
         if item.kind in (MOVES, INLINE):
             title = None
@@ -547,7 +551,7 @@ def _snapshot(group: _Group) -> Snapshot:
     else:
         title = group.title.raw if group.title is not None else ""
         pieces = [first.text]
-    pieces += [item.text for item in group.moves[1:]]
+    pieces += [item.raw for item in group.moves[1:]]
     moves = "".join("".join(pieces).split())
     try:
         parse_moves(moves)

@@ -36,6 +36,10 @@ from sokoban.level import Level
 MAX_BYTES = 64_000_000
 _NAMED = {"title": "Collection", "email": "Email", "url": "Url"}
 _DOCTYPE = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+_LEVEL_TAG = re.compile(rb"<Level[\s>/]")
+#: A level's attributes that are not metadata.
+_LEVEL_ATTRIBUTES = frozenset({"Id", "Width", "Height", "Copyright"})
+_XML_NAME = re.compile(r"[A-Za-z_][\w.-]*")
 
 
 def is_slc(head: bytes | str) -> bool:
@@ -55,6 +59,7 @@ def load(path: str | os.PathLike[str]) -> xsb.Collection:
     collection = loads(data)
     if not collection.title:
         collection.title = Path(path).stem
+        collection.title_from_name = True
     return collection
 
 
@@ -78,6 +83,8 @@ def loads(data: str | bytes) -> xsb.Collection:
         raise XsbError(f"not SLC: the document is <{_local(root.tag)}>, not <SokobanLevels>")
     metadata: list[tuple[str, str]] = []
     header = ""
+    # Where each <Level> begins, for errors (ElementTree keeps no line numbers).
+    starts = [raw.count(b"\n", 0, m.start()) + 1 for m in _LEVEL_TAG.finditer(raw)]
     levels: list[Level] = []
     errors: list[XsbError] = []
     positions: list[int] = []
@@ -93,13 +100,14 @@ def loads(data: str | bytes) -> xsb.Collection:
                     metadata.append((_local(level.tag), _text(level)))
                     continue
                 position += 1
+                where = starts[position - 1] if position <= len(starts) else None
                 try:
-                    levels.append(_level(level))
+                    levels.append(_level(level, where))
                     positions.append(position)
                 except XsbError as error:
-                    errors.append(error.at(position))
+                    errors.append(error.at(position, where))
                 except ValueError as error:
-                    errors.append(XsbError(str(error), level=position))
+                    errors.append(XsbError(str(error), where, level=position))
         elif name == "Description":
             header = "\n".join(line.rstrip() for line in _text(child).split("\n"))
         else:
@@ -112,7 +120,7 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _level(element: ET.Element) -> Level:
+def _level(element: ET.Element, line: int | None) -> Level:
     rows = []
     metadata: list[tuple[str, str]] = []
     for child in element:
@@ -129,7 +137,8 @@ def _level(element: ET.Element) -> Level:
             author = value
         elif key not in ("Width", "Height"):
             metadata.append((key, value))
-    decoded = grammar.board_rows(rows) if rows else []
+    # A row's line is right when rows are one a line after the <Level> tag, as usual.
+    decoded = grammar.board_rows(rows, (line or 0) + 1) if rows else []
     return Level(
         *grammar.cells_from_rows(decoded),
         title=title,
@@ -148,7 +157,8 @@ def dumps(collection: xsb.Collection, losses: list[str] | None = None) -> str:
 
     root = ET.Element("SokobanLevels")
     title = xsb.collection_title(collection.metadata, collection.header) or collection.title
-    ET.SubElement(root, "Title").text = title
+    if title:
+        ET.SubElement(root, "Title").text = title
     if collection.header:
         ET.SubElement(root, "Description").text = collection.header
     copyright_ = ""
@@ -174,7 +184,14 @@ def dumps(collection: xsb.Collection, losses: list[str] | None = None) -> str:
         if level.author:
             element.set("Copyright", level.author)
         for key, value in level.metadata:
-            lost(f"level {name!r}: the metadata line '{key}: {value}'")
+            if (
+                _XML_NAME.fullmatch(key)
+                and key not in _LEVEL_ATTRIBUTES
+                and key not in element.attrib
+            ):
+                element.set(key, value)
+            else:
+                lost(f"level {name!r}: the metadata line '{key}: {value}'")
         if level.comment:
             lost(f"level {name!r}: its comment")
         for snapshot in level.snapshots:

@@ -183,6 +183,9 @@ class Collection:
     #: The ``Key: value`` lines of the file notes (``Collection:``, ``Author:``,
     #: ``Date Created:``, ...), in order.
     metadata: tuple[tuple[str, str], ...] = ()
+    #: Whether :attr:`title` is the file's name, for want of one in its notes (then
+    #: writing the collection does not add it).
+    title_from_name: bool = dataclasses.field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.positions:
@@ -267,6 +270,7 @@ def load(source: Source) -> Collection:
     collection = _collect(_read(source, reader), reader)
     if not collection.title and isinstance(source, (str, os.PathLike)):
         collection.title = Path(source).stem
+        collection.title_from_name = True
     return collection
 
 
@@ -367,7 +371,7 @@ def format_collection(
 def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = None) -> str:
     """SOK text of a whole collection: its metadata, header and levels (its broken levels
     are not part of it). A title that neither the metadata nor the header gives is written
-    as ``Collection:``.
+    as ``Collection:``, unless it is the name of the file it was read from.
 
     >>> print(dumps(loads("Collection: Mine\\n\\n1\\n#####\\n#@$.#\\n#####\\n")), end="")
     Collection: Mine
@@ -378,7 +382,8 @@ def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = 
     #####
     """
     metadata = tuple(collection.metadata)
-    if collection.title and collection.title != collection_title(metadata, collection.header):
+    given = collection_title(metadata, collection.header)
+    if collection.title and collection.title != given and not collection.title_from_name:
         metadata = (("Collection", collection.title), *metadata)
     return format_collection(collection.levels, rle, collection.header, metadata, losses)
 

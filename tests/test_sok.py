@@ -1,0 +1,308 @@
+"""SOK 0.19 and SLC: every construct read, written and read back equal; losses said aloud.
+
+``data/every_construct.sok`` and ``data/every_construct.slc`` hold one instance of each
+construct of the formats; the shared collections (when present) are read back too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from public import SHARED_LEVELS
+
+from sokoban import Level, MovesError, Snapshot, XsbError, lurd, slc, xsb
+from sokoban.cli import main
+from sokoban.snapshot import Moves, parse_moves
+
+SHARED_FILES = sorted(
+    [*SHARED_LEVELS.glob("*.xsb"), *SHARED_LEVELS.glob("*/*.xsb"), *SHARED_LEVELS.glob("*/*.txt")]
+)
+
+
+@pytest.fixture(scope="module")
+def every(data_dir: Path) -> xsb.Collection:
+    return xsb.load(data_dir / "every_construct.sok")
+
+
+def run(*args: object) -> Result:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert "Traceback" not in result.stderr
+    return result
+
+
+# --- SOK: reading ---------------------------------------------------------------------------
+
+
+def test_file_notes(every: xsb.Collection) -> None:
+    assert every.title == "Every construct"
+    assert every.metadata == (
+        ("Collection", "Every construct"),
+        ("Author", "The sokoban project"),
+        ("Date Created", "2026-01-02"),
+        ("Date of Last Change", "2026-01-03"),
+    )
+    assert every.header == (
+        "One level per construct of the format, each with what the tests expect of it.\n"
+        "A second line of the header.\n\nSecond paragraph of the header."
+    )
+    assert every.errors == []
+
+
+def test_notes_after_a_board_belong_to_it(every: xsb.Collection) -> None:
+    first, second = every[0], every[1]
+    assert (first.title, first.author) == ("First", "Someone")
+    assert first.comment == (
+        "A comment block.\n\nWith a blank line, and a line that looks like a board row:\n"
+        "#####\nA free note after the board."
+    )
+    assert first.metadata == (("Difficulty", "easy"),)
+    # Sven Egevad's layout: a number line above the board, Title: and Author: below it.
+    assert (second.title, second.author, second.comment) == (
+        "Second, titled after its board",
+        "Sven style",
+        "2",
+    )
+    assert [level.title for level in every] == [
+        "First",
+        "Second, titled after its board",
+        "Reverse",
+        "",
+        "; a title that needs its key",
+        "Last",
+    ]
+
+
+def test_snapshots(every: xsb.Collection) -> None:
+    first, second, reverse, untitled, keyed, last = every
+    assert first.snapshots == (
+        Snapshot("R", "Solution (moves)", "Moves: 1\nPushes: 1"),
+        Snapshot("R", "Solution (pushes)"),
+        Snapshot("*R", "Save", "A saved game at its start."),
+    )
+    assert first.snapshots[0].properties == {"Moves": "1", "Pushes": "1"}
+    assert first.solutions == ("R", "R")  # the saved game is not a solution
+    assert not first.snapshots[2].is_solution
+    assert parse_moves(first.snapshots[2].moves).current == 0
+    assert second.solutions == ("rRlldR", "2(r)lldR")  # inline, and over two lines
+    assert [s.title for s in second.snapshots] == ["Solution", "Solution 2"]
+    # Reverse mode: kept as text and parsed, but not a forward solution.
+    assert [s.moves for s in reverse.snapshots] == ["[rr]L", "[]r*r"]
+    assert all(s.is_reverse for s in reverse.snapshots) and reverse.solutions == ()
+    assert parse_moves("[rr]L") == Moves("rrL", jumps=((0, 2),))
+    assert parse_moves("[]r*r") == Moves("rr", jumps=((0, 0),), current=1)
+    assert untitled.snapshots == ()
+    # A line of marks only continues the moves above it.
+    assert keyed.snapshots == (Snapshot("rRR*", "Solution/Moves"),)
+    assert keyed.solutions == ("rRR",)
+    # The last level's solution block, at the very end of the file, is kept.
+    assert last.solutions == ("rDldR",)
+    for level in every:
+        for solution in level.solutions:
+            assert lurd.verify(level, solution).is_solved, level.title
+
+
+def test_moves_notation() -> None:
+    assert parse_moves("2(rU) [ll]\n*d") == Moves("rUrUlld", jumps=((4, 6),), current=6)
+    assert parse_moves("<l>U") == Moves("lU", jumps=((0, 1),))  # the older jump brackets
+    assert parse_moves("{rd}U") == Moves("rdU", changes=((0, 2),))
+    for bad, reason in [
+        ("[l", "unclosed '['"),
+        ("l]", "unmatched ']'"),
+        ("[{l}]", "inside"),
+        ("r**", "a second '*'"),
+        ("rX", "unexpected character 'X'"),
+        ("2(r", "unclosed '('"),
+    ]:
+        with pytest.raises(MovesError, match=re.escape(reason)):
+            parse_moves(bad)
+    with pytest.raises(MovesError, match="reverse mode"):
+        Snapshot("[]U").lurd()
+    assert Snapshot("rR*lL", "Save").lurd() == "rRlL"
+
+
+def test_bad_moves_make_a_broken_level_with_its_line() -> None:
+    text = "; 1\n#####\n#@$.#\n#####\n\nSolution\nR[\n\n; 2\n#####\n#@$.#\n#####\n"
+    collection = xsb.loads(text)
+    assert [level.title for level in collection] == ["2"]
+    (error,) = collection.errors
+    assert (error.level, error.line) == (1, 7) and "unclosed '['" in str(error)
+
+
+def test_solutions_given_in_code_keep_the_saved_games() -> None:
+    level = Level.from_xsb("#####\n#@$.#\n#####").with_metadata(
+        snapshots=(Snapshot("r*", "Save"), Snapshot("R"))
+    )
+    changed = level.with_metadata(solutions=("R", "1R"))
+    assert changed.solutions == ("R", "1R")
+    assert Snapshot("r*", "Save") in changed.snapshots
+    assert eval(repr(changed), {"Level": Level}) == changed
+
+
+def test_plain_xsb_still_reads(data_dir: Path) -> None:
+    assert len(xsb.load(data_dir / "variants.xsb")) == 7
+    collection = xsb.loads("; 1\n#####\n#@$.#\n#####\n; 2\n5#|#@$.#|5#\n")
+    assert [level.title for level in collection] == ["1", "2"]  # one text line: a title
+    assert collection[0] == collection[1].with_metadata(title="1")
+    # A word of move letters right above a board is its title, not a saved game.
+    dud = xsb.loads("; 1\n#####\n#@$.#\n#####\n\nDud\n#####\n#@$.#\n#####\n")
+    assert [level.title for level in dud] == ["1", "Dud"] and dud[0].snapshots == ()
+
+
+# --- SOK: round trips -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["every_construct.sok", "sok.sok", "variants.xsb", "tiny.xsb", "broken.xsb"]
+)
+@pytest.mark.parametrize("rle", [False, True])
+def test_own_files_round_trip(data_dir: Path, name: str, rle: bool) -> None:
+    collection = xsb.load(data_dir / name)
+    losses: list[str] = []
+    text = xsb.dumps(collection, rle=rle, losses=losses)
+    again = xsb.loads(text)
+    assert losses == []
+    assert again == collection
+    assert again.levels == collection.levels and again.metadata == collection.metadata
+    assert again.title == collection.title
+    assert xsb.dumps(again, rle=rle) == text  # the written form is a fixed point
+
+
+@pytest.mark.skipif(not SHARED_FILES, reason="the shared collections are absent")
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
+def test_shared_collections_round_trip(path: Path) -> None:
+    collection = xsb.load(path)
+    losses: list[str] = []
+    again = xsb.loads(xsb.dumps(collection, losses=losses))
+    assert losses == [] and collection.errors == []
+    assert again == collection and len(again) == len(collection)
+    back = slc.loads(slc.dumps(collection))
+    assert [level.xsb() for level in back] == [level.xsb() for level in collection]
+    assert [level.title for level in back] == [level.title for level in collection]
+
+
+@pytest.mark.skipif(
+    not (SHARED_LEVELS / "dev" / "sven_odd.xsb").exists(), reason="sven_odd.xsb is absent"
+)
+def test_sven_titles_are_their_own_levels() -> None:
+    result = run("info", SHARED_LEVELS / "dev" / "sven_odd.xsb", "--json")
+    data = json.loads(result.stdout)
+    titles = [record["title"] for record in data["levels"]]
+    assert titles[:3] == ["SE 1", "SE 3", "SE 5"] and titles[-1] == "SE 1623"
+    assert data["found"] == len(titles) == 812
+    assert data["metadata"]["Set"] == "Sven Egevad"
+
+
+def test_what_cannot_be_written_is_listed() -> None:
+    level = Level.from_xsb("#####\n#@$.#\n#####").with_metadata(
+        title="two\nlines", comment="a\nComment-End:\nb", metadata=(("Bad key 1", "v"),)
+    )
+    losses: list[str] = []
+    xsb.format_level(level, losses=losses)
+    assert len(losses) == 3
+    assert "title" in losses[0] and "Comment-End" in losses[1] and "Bad key 1" in losses[2]
+
+
+# --- SLC ------------------------------------------------------------------------------------
+
+
+def test_slc_file(data_dir: Path) -> None:
+    collection = slc.load(data_dir / "every_construct.slc")
+    assert collection.title == "Every SLC construct"
+    assert collection.header == "The collection's description.\nTwo lines of it."
+    assert dict(collection.metadata) == {
+        "Collection": "Every SLC construct",
+        "Email": "someone@example.org",
+        "Url": "https://example.org/levels",
+        "Copyright": "The sokoban project",
+    }
+    one, ragged, aliases = collection
+    assert one == Level.from_xsb("#####\n#@$.#\n#####").with_metadata(title="One")
+    assert (ragged.title, ragged.author, ragged.width, ragged.height) == (
+        "Ragged & spaced",
+        "Someone",
+        7,
+        5,
+    )
+    assert (
+        aliases.metadata == (("Difficulty", "easy"),) and aliases.xsb() == "######\n#@ $.#\n######"
+    )
+    (broken,) = collection.errors
+    assert (broken.level, broken.line) == (3, 26) and "'x'" in str(broken)
+    assert collection.positions == [1, 2, 4]
+
+
+def test_slc_round_trip(data_dir: Path) -> None:
+    collection = slc.load(data_dir / "every_construct.slc")
+    losses: list[str] = []
+    again = slc.loads(slc.dumps(collection, losses))
+    assert losses == [] and again == collection
+    # SLC to SOK keeps everything too.
+    assert xsb.loads(xsb.dumps(collection)) == collection
+
+
+def test_sok_to_slc_lists_its_losses(every: xsb.Collection) -> None:
+    losses: list[str] = []
+    text = slc.dumps(every, losses)
+    assert any("'First': its comment" in line for line in losses)
+    assert any("snapshot 'Solution (moves)'" in line for line in losses)
+    assert any("Date Created" in line for line in losses)
+    assert [level.xsb() for level in slc.loads(text)] == [level.xsb() for level in every]
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><SokobanLevels/>', "entities"),
+        ("<SokobanLevels><Title>x</Title>", "not SLC"),
+        ("<Levels/>", "not <SokobanLevels>"),
+    ],
+)
+def test_slc_refuses(text: str, reason: str) -> None:
+    with pytest.raises(XsbError, match=reason):
+        slc.loads(text)
+
+
+# --- the CLI --------------------------------------------------------------------------------
+
+
+def test_info_counts_every_level(data_dir: Path) -> None:
+    result = run("info", data_dir / "broken.xsb")
+    assert result.exit_code == 0
+    summary = " ".join(result.stdout.split())
+    assert "2 of 7 levels shown; 5 broken, skipped: level 2 (line 10)" in summary
+    data = json.loads(run("info", data_dir / "broken.xsb", "--json").stdout)
+    assert data["found"] == 7 and len(data["levels"]) == 2
+    assert [(b["level"], b["line"]) for b in data["broken"]][:2] == [(2, 10), (4, 19)]
+
+
+def test_convert_keeps_the_file_notes(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.sok"
+    result = run("convert", data_dir / "every_construct.sok", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text().startswith("Collection: Every construct\nAuthor: The sokoban project")
+    assert xsb.load(out) == xsb.load(data_dir / "every_construct.sok")
+
+
+def test_convert_to_slc_refuses_losses_unless_lossy(data_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.slc"
+    refused = run("convert", data_dir / "every_construct.sok", "-o", out)
+    assert refused.exit_code == 1 and not out.exists()
+    assert "error: SLC cannot hold level 'First': its comment" in refused.stderr
+    assert "pass --lossy" in refused.stderr.splitlines()[-1]
+    written = run("convert", data_dir / "every_construct.sok", "-o", out, "--lossy")
+    assert written.exit_code == 0 and "warning: SLC cannot hold" in written.stderr
+    assert len(slc.load(out)) == 6
+    # An SLC file reads in every command, and converts to SOK without loss.
+    back = tmp_path / "back.sok"
+    assert (
+        run("convert", data_dir / "every_construct.slc", "-o", back, "--skip-broken").exit_code == 0
+    )
+    assert xsb.load(back).levels == slc.load(data_dir / "every_construct.slc").levels
+    info = json.loads(run("info", data_dir / "every_construct.slc", "--json").stdout)
+    assert info["found"] == 4 and info["title"] == "Every SLC construct"
