@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from sokoban import _rle
 from sokoban.direction import Direction
 from sokoban.errors import IllegalMoveError, InvalidLevelError, LurdError, UnsolvedError
-from sokoban.level import Level
+
+if TYPE_CHECKING:  # levels are only read here: level.py imports this module, not back
+    from sokoban.level import Level
 
 #: One step: the direction and whether it pushes a box.
 Step = tuple[Direction, bool]
@@ -231,6 +234,7 @@ def verify(level: Level, solution: Solution | str) -> Replay:
     (saying how many boxes are left off goals) when every step plays but the level is not
     solved.
 
+    >>> from sokoban import Level
     >>> verify(Level.from_xsb("######\\n#@$ .#\\n######"), "R")
     Traceback (most recent call last):
     ...
