@@ -276,3 +276,61 @@ def walk(level: Level, start: int, goal: int, blocked: Iterable[int] = ()) -> So
                 return Solution(tuple(reversed(path)))
             todo.append(n)
     return None
+
+
+def from_reverse(level: Level, moves: str) -> Solution:
+    """The forward solution of a reverse mode game (SOK notation, see
+    :mod:`sokoban.snapshot`): the game starts with the boxes on the goals and the player on
+    its cell, pulls boxes (upper case letters) and walks or jumps (``[...]``) around them,
+    and ends with the boxes on their start cells. Played backwards, its pulls are pushes and
+    its walks and jumps are walks; a walk to where the game ended comes first.
+
+    Raises :class:`IllegalMoveError` for a step that cannot be played backwards,
+    :class:`UnsolvedError` when the game does not end on the level's start, and
+    :class:`~sokoban.errors.MovesError` for text that is not moves.
+
+    >>> from sokoban import Level
+    >>> level = Level.from_xsb("######\\n#@ $.#\\n######")
+    >>> from_reverse(level, "[rr]L").lurd()
+    'rRll'
+    """
+    from sokoban.snapshot import parse_moves
+
+    check_player(level)
+    parsed = parse_moves(moves)
+    if len(level.boxes) != len(level.goals):
+        raise InvalidLevelError(
+            f"the level has {len(level.boxes)} boxes and {len(level.goals)} goals"
+        )
+    boxes = set(level.goals)
+    player = level.player
+    assert player is not None  # check_player
+    in_jump = [False] * len(parsed.letters)
+    for start, end in parsed.jumps:
+        for i in range(start, end):
+            in_jump[i] = True
+    for index, letter in enumerate(parsed.letters):
+        direction = Direction(letter.lower())
+        target = level.neighbour(player, direction)
+        if target is None or target in level.walls or target in boxes:
+            raise IllegalMoveError("into a wall or a box", index, letter)
+        if letter.isupper():
+            if in_jump[index]:
+                raise IllegalMoveError("a pull inside a jump", index, letter)
+            behind = level.neighbour(player, direction.opposite)
+            if behind is None or behind not in boxes:
+                raise IllegalMoveError("a pull with no box behind the player", index, letter)
+            boxes.remove(behind)
+            boxes.add(player)
+        player = target
+    if boxes != level.boxes:
+        raise UnsolvedError(len(parsed.letters), len(boxes - level.boxes))
+    start = level.moved(boxes=boxes)
+    lead = walk(start, start.player or 0, player) if start.player != player else Solution()
+    if lead is None:
+        raise IllegalMoveError("the player cannot walk to where the game ends", 0, "")
+    back = tuple(
+        (Direction(letter.lower()).opposite, letter.isupper())
+        for letter in reversed(parsed.letters)
+    )
+    return lead + Solution(back)

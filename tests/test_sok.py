@@ -12,9 +12,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from public import SHARED_LEVELS
+from public import SHARED_LEVELS, PublicLevels
 
-from sokoban import Level, MovesError, Snapshot, XsbError, lurd, slc, xsb
+from sokoban import (
+    IllegalMoveError,
+    Level,
+    MovesError,
+    Snapshot,
+    UnsolvedError,
+    XsbError,
+    lurd,
+    slc,
+    xsb,
+)
 from sokoban.cli import main
 from sokoban.snapshot import Moves, parse_moves
 
@@ -306,3 +316,64 @@ def test_convert_to_slc_refuses_losses_unless_lossy(data_dir: Path, tmp_path: Pa
     assert xsb.load(back).levels == slc.load(data_dir / "every_construct.slc").levels
     info = json.loads(run("info", data_dir / "every_construct.slc", "--json").stdout)
     assert info["found"] == 4 and info["title"] == "Every SLC construct"
+
+
+# --- reverse mode ---------------------------------------------------------------------------
+
+
+def test_reverse_mode_solution_plays_forward(every: xsb.Collection) -> None:
+    reverse = every.find("Reverse")
+    (solution, _) = reverse.snapshots
+    assert lurd.verify(reverse, lurd.from_reverse(reverse, solution.moves)).is_solved
+    with pytest.raises(IllegalMoveError, match="no box behind"):
+        lurd.from_reverse(reverse, "[]R")
+    with pytest.raises(UnsolvedError):
+        lurd.from_reverse(reverse, "[]")
+
+
+def test_reverse_games_of_real_solutions(public_levels: PublicLevels) -> None:
+    """A forward solution turned into a reverse game (a jump to where it ends, then its
+    steps backwards as pulls) comes back as a solution."""
+    rows = public_levels.optima()[:12]
+    for row in rows:
+        level = public_levels.level(row["file"], int(row["level"]))
+        played = lurd.verify(level, row["solution"])
+        solved = level.moved(boxes=level.goals)
+        assert level.player is not None and played.final.player is not None
+        jump = lurd.walk(solved, level.player, played.final.player)
+        assert jump is not None
+        pulls = "".join(
+            d.opposite.value.upper() if push else d.opposite.value
+            for d, push in reversed(played.solution.steps)
+        )
+        game = f"[{jump.lurd()}]{pulls}"
+        assert Snapshot(game).is_reverse
+        forward = lurd.from_reverse(level, game)
+        assert lurd.verify(level, forward).metrics.pushes == int(row["pushes"])
+
+
+def test_the_text_grammar_is_below_the_level() -> None:
+    """grammar and snapshot import neither the level nor the modules above it; level
+    imports no collection module (every import counted, those inside functions too)."""
+    import ast
+
+    import sokoban
+
+    root = Path(sokoban.__file__).parent
+
+    def imported(name: str) -> set[str]:
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        return {n for n in found if n.startswith("sokoban")}
+
+    above = {"sokoban.level", "sokoban.xsb", "sokoban.lurd", "sokoban.render", "sokoban.slc"}
+    assert imported("grammar") & above == set()
+    assert imported("snapshot") & above == set()
+    # "from sokoban import xsb" is named "sokoban.xsb" too.
+    assert imported("level") & {"sokoban.xsb", "sokoban.slc"} == set()
