@@ -325,8 +325,8 @@ def from_reverse(level: Level, moves: str) -> Solution:
         player = target
     if boxes != level.boxes:
         raise UnsolvedError(len(parsed.letters), len(boxes - level.boxes))
-    start = level.moved(boxes=boxes)
-    lead = walk(start, start.player or 0, player) if start.player != player else Solution()
+    origin = level.player
+    lead = walk(level, origin, player) if origin != player else Solution()
     if lead is None:
         raise IllegalMoveError("the player cannot walk to where the game ends", 0, "")
     back = tuple(
