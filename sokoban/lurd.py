@@ -303,8 +303,8 @@ def from_reverse(level: Level, moves: str) -> Solution:
             f"the level has {len(level.boxes)} boxes and {len(level.goals)} goals"
         )
     boxes = set(level.goals)
-    player = level.player
-    assert player is not None  # check_player
+    origin = player = level.player
+    assert origin is not None and player is not None  # check_player
     in_jump = [False] * len(parsed.letters)
     for start, end in parsed.jumps:
         for i in range(start, end):
@@ -325,7 +325,6 @@ def from_reverse(level: Level, moves: str) -> Solution:
         player = target
     if boxes != level.boxes:
         raise UnsolvedError(len(parsed.letters), len(boxes - level.boxes))
-    origin = level.player
     lead = walk(level, origin, player) if origin != player else Solution()
     if lead is None:
         raise IllegalMoveError("the player cannot walk to where the game ends", 0, "")
