@@ -17,8 +17,9 @@ The lines of a file, as SOK 0.19 lays them out:
   ``Comment:`` (one line, or a block up to ``Comment-End:``), other ``Key: value`` lines and
   free text, which joins the comment;
 - its snapshots (:class:`sokoban.snapshot.Snapshot`): a title line (``Solution``,
-  ``Solution (moves)``, ``Save``, ...), lines of moves, then notes. ``Solution: LURD`` on
-  one line is read as well.
+  ``Solution (moves)``, ``Save``, ...), lines of moves, then notes; ``Key: value`` lines
+  between the title and the moves (``Moves: 97``, ``Pushes: 31``) join the notes, which
+  are written after the moves. ``Solution: LURD`` on one line is read as well.
 
 What follows a level up to the next board is that level's, except the last paragraph
 before the next board when a blank line sets it apart (or when it is one text line): that
@@ -534,9 +535,16 @@ def _snapshots(tail: list[Item]) -> tuple[list[Item], list[_Group]]:
             continue
         if item.kind in (MOVES, INLINE):
             title = None
-            if item.kind == MOVES and target and target[-1].kind == TEXT:
-                title = target.pop()
-            groups.append(_Group(title, [item], []))
+            lead: list[Item] = []  # ``Moves: 97`` lines between a title and its moves
+            if item.kind == MOVES:
+                keys = len(target)
+                while keys and target[keys - 1].kind == KEY:
+                    keys -= 1
+                if keys and target[keys - 1].kind == TEXT:
+                    lead = target[keys:]
+                    del target[keys:]
+                    title = target.pop()
+            groups.append(_Group(title, [item], lead))
             in_moves = True
             continue
         in_moves = False

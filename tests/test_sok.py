@@ -92,7 +92,7 @@ def test_snapshots(every: xsb.Collection) -> None:
     first, second, reverse, untitled, keyed, last = every
     assert first.snapshots == (
         Snapshot("R", "Solution (moves)", "Moves: 1\nPushes: 1"),
-        Snapshot("R", "Solution (pushes)"),
+        Snapshot("R", "Solution (pushes)", "Moves: 1\nPushes: 1"),  # lines above its moves
         Snapshot("*R", "Save", "A saved game at its start."),
     )
     assert first.snapshots[0].properties == {"Moves": "1", "Pushes": "1"}
