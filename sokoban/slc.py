@@ -155,6 +155,8 @@ def dumps(collection: xsb.Collection, losses: list[str] | None = None) -> str:
         if losses is not None:
             losses.append(what)
 
+    for error in collection.errors:
+        lost(f"a level that could not be read ({error})")
     root = ET.Element("SokobanLevels")
     title = xsb.collection_title(collection.metadata, collection.header) or collection.title
     if title:

@@ -370,7 +370,7 @@ def format_collection(
 
 def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = None) -> str:
     """SOK text of a whole collection: its metadata, header and levels (its broken levels
-    are not part of it). A title that neither the metadata nor the header gives is written
+    are not part of it, and count as losses). A title that neither the metadata nor the header gives is written
     as ``Collection:``, unless it is the name of the file it was read from.
 
     >>> print(dumps(loads("Collection: Mine\\n\\n1\\n#####\\n#@$.#\\n#####\\n")), end="")
@@ -381,6 +381,8 @@ def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = 
     #@$.#
     #####
     """
+    if losses is not None:
+        losses += [f"a level that could not be read ({error})" for error in collection.errors]
     metadata = tuple(collection.metadata)
     given = collection_title(metadata, collection.header)
     if collection.title and collection.title != given and not collection.title_from_name:
