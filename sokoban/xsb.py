@@ -370,8 +370,9 @@ def format_collection(
 
 def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = None) -> str:
     """SOK text of a whole collection: its metadata, header and levels (its broken levels
-    are not part of it, and count as losses). A title that neither the metadata nor the header gives is written
-    as ``Collection:``, unless it is the name of the file it was read from.
+    are not part of it, and count as losses). A title that neither the metadata nor the
+    header gives is written as ``Collection:``, unless it is the name of the file it was
+    read from.
 
     >>> print(dumps(loads("Collection: Mine\\n\\n1\\n#####\\n#@$.#\\n#####\\n")), end="")
     Collection: Mine
