@@ -623,7 +623,9 @@ def _notes_lines(notes: str) -> list[str] | None:
     if not notes:
         return []
     lines = notes.split("\n")
-    if all(line and _reads_as(line, TEXT, KEY) for line in lines):
+    if all(line and _reads_as(line, TEXT, KEY) for line in lines) and not _MARKS.fullmatch(
+        lines[0]
+    ):  # a line of marks right below the moves would continue them
         return lines
     if any(COMMENT_END.fullmatch(line.strip()) for line in lines):
         return None

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from public import SHARED_LEVELS, PublicLevels
 
 from sokoban import (
@@ -378,3 +381,38 @@ def test_the_text_grammar_is_below_the_level() -> None:
     assert imported("snapshot") & above == set()
     # "from sokoban import xsb" is named "sokoban.xsb" too.
     assert imported("level") & {"sokoban.xsb", "sokoban.slc"} == set()
+
+
+# --- properties -----------------------------------------------------------------------------
+
+_WORDS = st.text("abcXYZ 019#;:-_.()'!@$*|[]lurd", max_size=14).map(str.strip)
+_MOVES = st.lists(
+    st.sampled_from(["l", "u", "r", "D", "U", "3r", "2(lU)", "[]", "[rr]", "{d}", "*"]),
+    min_size=1,
+    max_size=8,
+).map("".join)
+
+
+@st.composite
+def snapshots(draw: st.DrawFn) -> Snapshot:
+    moves = draw(_MOVES.filter(lambda m: m.count("*") <= 1 and any(c in "lurdLURD" for c in m)))
+    title = draw(st.sampled_from(["Solution", "Solution (moves)", "Save", "Snapshot 2", ""]))
+    notes = "\n".join(draw(st.lists(_WORDS, max_size=3))).strip("\n")
+    return Snapshot(moves, title, notes)
+
+
+@settings(max_examples=120, deadline=timedelta(milliseconds=500))
+@given(st.lists(snapshots(), max_size=3), _WORDS, _WORDS, st.lists(_WORDS, max_size=2))
+def test_written_snapshots_read_back(
+    shots: list[Snapshot], title: str, comment: str, header: list[str]
+) -> None:
+    level = Level.from_xsb("#####\n#@$.#\n#####").with_metadata(
+        title=title, comment=comment, snapshots=tuple(shots)
+    )
+    collection = xsb.Collection([level, level.with_metadata(title="")], header="\n".join(header))
+    losses: list[str] = []
+    text = xsb.dumps(collection, losses=losses)
+    again = xsb.loads(text)
+    assert again.levels == collection.levels, text
+    assert again.header == collection.header.strip("\n")
+    assert losses == []
