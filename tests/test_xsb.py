@@ -583,7 +583,7 @@ def test_written_levels_read_back_unchanged(levels: list[Level], rle: bool, head
         assert eval(repr(level), {"Level": Level}) == level
 
 
-_NOISE_CHARS = "#@+$*.pPbB-_ 0123456789()|;:\nlurdLURDxyzC!"
+_NOISE_CHARS = "#@+$*.pPbB-_ 0123456789()|;:\nlurdLURDxyzC![]{}<>"
 _NOISE = st.text(_NOISE_CHARS, max_size=200) | st.lists(
     st.sampled_from(
         [*_NOISE_CHARS, "\nComment:\n", "\nComment-End:\n"]
