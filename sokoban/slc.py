@@ -8,11 +8,13 @@ elements, each a board as ``<L>`` rows (spaces for floor). They map onto a
 - ``Title`` is the ``Collection:`` metadata line, ``Description`` the header, ``Email``,
   ``Url`` and the collection's ``Copyright`` metadata lines of their own names (an
   ``Author:`` line of a SOK file is written as the ``Copyright``);
-- a level's ``Id`` is its title, its ``Copyright`` its author; other attributes of a level
-  and other elements (with text) become its metadata.
+- a level's ``Id`` is its title, its ``Copyright`` its author; read leniently, a
+  ``<Comment>`` element is its comment and its other attributes and elements (with their
+  text) are its metadata.
 
-SLC holds no comments, snapshots or other metadata of levels: :func:`dumps` lists them in
-``losses`` when asked. Reading refuses document types and entities (no entity expansion,
+Writing keeps to the elements and attributes above: a level's comment, metadata and
+snapshots, and the file's other metadata, have no place in SLC, and :func:`dumps` lists
+them in ``losses`` when asked. Reading refuses document types and entities (no entity expansion,
 nothing fetched) and files over :data:`MAX_BYTES`.
 
 >>> text = dumps(xsb.loads("Collection: Tiny\\n\\n1\\n#####\\n#@$.#\\n#####\\n"))
@@ -37,9 +39,6 @@ MAX_BYTES = 64_000_000
 _NAMED = {"title": "Collection", "email": "Email", "url": "Url"}
 _DOCTYPE = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _LEVEL_TAG = re.compile(rb"<Level[\s>/]")
-#: A level's attributes that are not metadata.
-_LEVEL_ATTRIBUTES = frozenset({"Id", "Width", "Height", "Copyright"})
-_XML_NAME = re.compile(r"[A-Za-z_][\w.-]*")
 
 
 def is_slc(head: bytes | str) -> bool:
@@ -123,12 +122,15 @@ def _local(tag: str) -> str:
 def _level(element: ET.Element, line: int | None) -> Level:
     rows = []
     metadata: list[tuple[str, str]] = []
+    title = author = comment = ""
     for child in element:
-        if _local(child.tag) == "L":
+        tag = _local(child.tag)
+        if tag == "L":
             rows.append(child.text or "")
+        elif tag.lower() in ("comment", "description"):
+            comment = "\n".join(line.rstrip() for line in _text(child).split("\n"))
         else:
-            metadata.append((_local(child.tag), _text(child)))
-    title = author = ""
+            metadata.append((tag, _text(child)))
     for key, value in element.attrib.items():
         key = _local(key)
         if key == "Id":
@@ -143,6 +145,7 @@ def _level(element: ET.Element, line: int | None) -> Level:
         *grammar.cells_from_rows(decoded),
         title=title,
         author=author,
+        comment=comment,
         metadata=tuple(metadata),
     )
 
@@ -186,14 +189,7 @@ def dumps(collection: xsb.Collection, losses: list[str] | None = None) -> str:
         if level.author:
             element.set("Copyright", level.author)
         for key, value in level.metadata:
-            if (
-                _XML_NAME.fullmatch(key)
-                and key not in _LEVEL_ATTRIBUTES
-                and key not in element.attrib
-            ):
-                element.set(key, value)
-            else:
-                lost(f"level {name!r}: the metadata line '{key}: {value}'")
+            lost(f"level {name!r}: the metadata line '{key}: {value}'")
         if level.comment:
             lost(f"level {name!r}: its comment")
         for snapshot in level.snapshots:
