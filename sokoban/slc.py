@@ -49,6 +49,22 @@ def is_slc(head: bytes | str) -> bool:
     return head.startswith(b"<?xml") or head.startswith(b"<SokobanLevels")
 
 
+def is_slc_file(path: str | os.PathLike[str]) -> bool:
+    """Whether a level file is SLC: by its ``.slc`` name, or by the start of a regular file
+    (anything else, a pipe say, is read as XSB: peeking would consume it)."""
+    if os.fspath(path).lower().endswith(".slc"):
+        return True
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as handle:
+        return is_slc(handle.read(256))
+
+
+def load_file(path: str | os.PathLike[str]) -> xsb.Collection:
+    """A collection file of either format: SLC (see :func:`is_slc_file`) or XSB/SOK."""
+    return load(path) if is_slc_file(path) else xsb.load(Path(path))
+
+
 def load(path: str | os.PathLike[str]) -> xsb.Collection:
     """Read an SLC file (see :func:`loads`)."""
     with open(path, "rb") as handle:

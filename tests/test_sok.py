@@ -421,3 +421,11 @@ def test_written_snapshots_read_back(
     assert again.levels == collection.levels, text
     assert again.header == collection.header.strip("\n")
     assert losses == []
+
+
+def test_the_web_library_reads_slc(data_dir: Path) -> None:
+    from sokoban.web.library import read_collection
+
+    served = read_collection(data_dir / "every_construct.slc", "mine")
+    assert served.title == "Every SLC construct" and len(served.levels) == 3
+    assert "1 broken levels skipped" in served.description

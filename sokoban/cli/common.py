@@ -269,17 +269,12 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     A file without one readable level is an error: the broken level's own message when
     there was just one, or a count otherwise.
     """
-    from sokoban import xsb
+    from sokoban import slc
 
     name = os.fspath(path)
     _refuse_endless(path)
     try:
-        if is_slc_file(path):
-            from sokoban import slc
-
-            collection = slc.load(path)
-        else:
-            collection = xsb.load(Path(path))
+        collection = slc.load_file(path)
     except XsbError as failure:  # a file that is not XSB at all (one endless line)
         raise XsbError(f"{name}: {failure}") from None
     errors = collection.errors
@@ -296,19 +291,6 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
             raise SokobanError(f"{name}: none of its {len(errors)} levels can be read")
         raise SokobanError(f"{name}: no levels in the file")
     return collection
-
-
-def is_slc_file(path: str | os.PathLike[str]) -> bool:
-    """Whether a level file is SLC (XML): by its ``.slc`` name, or by the start of a
-    regular file (a pipe is read as XSB, since peeking would consume it)."""
-    if os.fspath(path).lower().endswith(".slc"):
-        return True
-    if not os.path.isfile(path):
-        return False
-    from sokoban import slc
-
-    with open(path, "rb") as handle:
-        return slc.is_slc(handle.read(256))
 
 
 def _refuse_endless(path: str | os.PathLike[str]) -> None:
