@@ -99,7 +99,8 @@ class Snapshot:
     its title line and its notes (free lines, ``Key: value`` lines among them).
 
     A snapshot is a solution when its title says so (``Solution``, ``Solution (moves)``,
-    ``Best Solution``, ...); other titles (``Save``, ``Snapshot``) are saved games.
+    ``Best Solution``, ...) or it has none; other titles (``Save``, ``Snapshot``) are saved
+    games.
     """
 
     moves: str
@@ -111,7 +112,8 @@ class Snapshot:
 
     @property
     def is_solution(self) -> bool:
-        return bool(_SOLUTION_TITLE.search(self.title))
+        """A solution by its title (an untitled line of moves below a board is one too)."""
+        return not self.title or bool(_SOLUTION_TITLE.search(self.title))
 
     @property
     def is_reverse(self) -> bool:

@@ -137,6 +137,9 @@ def test_moves_notation() -> None:
     with pytest.raises(MovesError, match="reverse mode"):
         Snapshot("[]U").lurd()
     assert Snapshot("rR*lL", "Save").lurd() == "rRlL"
+    assert Snapshot("R", "").is_solution and not Snapshot("R", "Snapshot 3").is_solution
+    untitled = xsb.loads("#####\n#@$.#\n#####\nR\n")[0]  # a bare line of moves: a solution
+    assert untitled.snapshots == (Snapshot("R", ""),) and untitled.solutions == ("R",)
 
 
 def test_bad_moves_make_a_broken_level_with_its_line() -> None:
