@@ -16,6 +16,7 @@ from sokoban.errors import (
     LayoutError,
     LevelNotFoundError,
     LurdError,
+    MovesError,
     PictureTooLargeError,
     SchedulerError,
     SokobanError,
@@ -26,6 +27,7 @@ from sokoban.errors import (
 from sokoban.game import Game
 from sokoban.level import MAX_FLOOR, MAX_SIDE, Level, Problem
 from sokoban.lurd import Metrics, Replay, Solution, replay, verify
+from sokoban.snapshot import Snapshot
 
 __version__ = "0.1.0"
 
@@ -47,10 +49,12 @@ __all__ = [
     "LevelNotFoundError",
     "LurdError",
     "Metrics",
+    "MovesError",
     "PictureTooLargeError",
     "Problem",
     "Replay",
     "SchedulerError",
+    "Snapshot",
     "SokobanError",
     "Solution",
     "StoreError",

@@ -2,13 +2,24 @@
 
 Catch :class:`SokobanError` for any of them; the subclasses say what was wrong:
 
-- reading: :class:`XsbError` (and :class:`BoardTooLargeError`), :class:`LurdError`;
+- reading: :class:`XsbError` (and :class:`BoardTooLargeError`), :class:`LurdError`,
+  :class:`MovesError` (the moves of a stored solution or saved game);
 - levels: :class:`InvalidLevelError` (a level that cannot be played at all),
   :class:`LevelNotFoundError`;
 - solutions: :class:`IllegalMoveError` (a step that cannot be played),
   :class:`UnsolvedError` (every step plays, but boxes are left off goals);
 - limits: :class:`PictureTooLargeError`, :class:`BudgetTooLargeError`;
-- batch work: :class:`SchedulerError`, :class:`DaskMissingError`.
+- batch work: :class:`SchedulerError`, :class:`DaskMissingError`;
+- making levels: :class:`LayoutError` (a generator layout), :class:`GenerateError` (a
+  generation request), :class:`AnalysisError` (a room for the single-box analysis);
+- storage: :class:`StoreError` (a database that cannot be opened, or too new).
+
+Other modules keep exceptions of their own that never reach a user as bad input: signals
+between parts (``sokoban._rle.RleError``, turned into the errors above;
+``sokoban.records.NameTakenError``, ``sokoban.records.RaceClosedError``,
+``sokoban.web.pool.Busy``, ``sokoban.web.race.BadMessage``, answered by the web routes) and
+failures of the program itself (``sokoban.batch.BatchError``,
+``sokoban.analysis.single_box.WitnessError``).
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ __all__ = [
     "LayoutError",
     "LevelNotFoundError",
     "LurdError",
+    "MovesError",
     "PictureTooLargeError",
     "SchedulerError",
     "SokobanError",
@@ -123,6 +135,23 @@ class LevelNotFoundError(SokobanError):
 
 class LurdError(SokobanError):
     """A solution string that is not LURD: quotes the text and the bad position."""
+
+
+class MovesError(SokobanError):
+    """Moves text of a snapshot (SOK notation: LURD, jumps, pusher changes, ``*``) that
+    cannot be read, or cannot be played forward: the reason and the 0-based position.
+
+    >>> str(MovesError("unclosed '['", 4))
+    "unclosed '[' at position 4"
+    """
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__(f"{reason} at position {position}")
+        self.reason = reason
+        self.position = position
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.position))
 
 
 class IllegalMoveError(SokobanError):

@@ -12,14 +12,16 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from sokoban import grammar
 from sokoban.direction import DIRECTIONS, Direction
 from sokoban.errors import BoardTooLargeError
+from sokoban.grammar import MAX_SIDE
+from sokoban.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from sokoban.lurd import Replay, Solution
 
-#: Largest board side, in cells.
-MAX_SIDE = 100
+__all__ = ["MAX_FLOOR", "MAX_SIDE", "Level", "Problem", "Snapshot"]
 #: Most interior floor cells (cells the player's region covers).
 MAX_FLOOR = 2000
 
@@ -77,8 +79,8 @@ class Level:
     comment: str = ""
     #: Other ``Key: value`` lines of the level's header, in order.
     metadata: tuple[tuple[str, str], ...] = ()
-    #: Solutions stored with the level (SOK files), as LURD text.
-    solutions: tuple[str, ...] = ()
+    #: The solutions and saved games stored with the level (SOK files), in file order.
+    snapshots: tuple[Snapshot, ...] = ()
     # The interior once flooded: a solve asks for it several times (status, the board).
     _interior: frozenset[int] | None = dataclasses.field(
         default=None, init=False, repr=False, compare=False
@@ -111,26 +113,54 @@ class Level:
 
     @classmethod
     def from_xsb(cls, text: str) -> Level:
-        """Read one level from XSB/SOK text: RLE rows, a title, metadata and stored
-        solutions are accepted (see :func:`sokoban.xsb.parse_level`)."""
-        from sokoban import xsb
+        """Read one level from XSB/SOK text: RLE rows, a title, notes, metadata and stored
+        solutions and snapshots are accepted (see :mod:`sokoban.grammar`); raises
+        :class:`~sokoban.errors.XsbError` unless the text holds exactly one level."""
+        return cls.from_parts(grammar.parse_one(text))
 
-        return xsb.parse_level(text)
+    @classmethod
+    def from_parts(cls, parts: grammar.Parts) -> Level:
+        """The level of rows and fields read by :mod:`sokoban.grammar`."""
+        return cls(*grammar.cells_from_rows(parts.rows), **parts.fields())  # type: ignore[arg-type]
+
+    def parts(self) -> grammar.Parts:
+        """The level's fields with its rows, as :mod:`sokoban.grammar` writes them."""
+        return grammar.Parts(
+            self.xsb().split("\n"),
+            self.title,
+            self.author,
+            self.comment,
+            self.metadata,
+            self.snapshots,
+        )
+
+    def cells(self) -> grammar.Cells:
+        return grammar.Cells(
+            self.width, self.height, self.walls, self.goals, self.boxes, self.players
+        )
 
     def xsb(self, rle: bool = False) -> str:
         """The board as canonical XSB text, rows joined by newlines, no title."""
-        from sokoban import xsb
-
-        return xsb.format_board(self, rle=rle)
+        return grammar.format_rows(self.cells(), rle=rle)
 
     def __str__(self) -> str:
         return self.xsb()
 
     def __repr__(self) -> str:
-        # The full text (title, metadata, solutions too), so that the repr evaluates back.
-        from sokoban import xsb
+        # The full text (title, notes, snapshots too), so that the repr evaluates back.
+        board = "\n".join(grammar.board_lines(self.cells()))
+        text = "\n".join(grammar.level_lines(self.parts(), board, title_line=False))
+        return f"Level.from_xsb({text!r})"
 
-        return f"Level.from_xsb({xsb.format_level(self)!r})"
+    @property
+    def solutions(self) -> tuple[str, ...]:
+        """The stored solutions for forward play, as LURD text (reverse mode games and
+        saved games are in :attr:`snapshots` only)."""
+        return tuple(
+            s.lurd()
+            for s in self.snapshots
+            if s.is_solution and not s.is_reverse and "{" not in s.moves and "[" not in s.moves
+        )
 
     def _repr_svg_(self) -> str:
         from sokoban import render
@@ -272,7 +302,16 @@ class Level:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def with_metadata(self, **fields: object) -> Level:
-        """The same board with other title, author, comment, metadata or solutions."""
+        """The same board with other title, author, comment, metadata or snapshots.
+
+        ``solutions=`` (LURD texts) replaces the stored forward solutions, keeping the
+        saved games and reverse mode solutions.
+        """
+        if "solutions" in fields:
+            lurds = fields.pop("solutions")
+            kept = [s for s in self.snapshots if not s.is_solution or s.is_reverse]
+            given = [Snapshot(str(lurd)) for lurd in lurds]  # type: ignore[attr-defined]
+            fields.setdefault("snapshots", (*given, *kept))
         return dataclasses.replace(self, **fields)  # type: ignore[arg-type]
 
     def replay(self, solution: Solution | str) -> Replay:

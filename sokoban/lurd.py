@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from sokoban import _rle
 from sokoban.direction import Direction
 from sokoban.errors import IllegalMoveError, InvalidLevelError, LurdError, UnsolvedError
-from sokoban.level import Level
+
+if TYPE_CHECKING:  # levels are only read here: level.py imports this module, not back
+    from sokoban.level import Level
 
 #: One step: the direction and whether it pushes a box.
 Step = tuple[Direction, bool]
@@ -231,6 +234,7 @@ def verify(level: Level, solution: Solution | str) -> Replay:
     (saying how many boxes are left off goals) when every step plays but the level is not
     solved.
 
+    >>> from sokoban import Level
     >>> verify(Level.from_xsb("######\\n#@$ .#\\n######"), "R")
     Traceback (most recent call last):
     ...
@@ -272,3 +276,60 @@ def walk(level: Level, start: int, goal: int, blocked: Iterable[int] = ()) -> So
                 return Solution(tuple(reversed(path)))
             todo.append(n)
     return None
+
+
+def from_reverse(level: Level, moves: str) -> Solution:
+    """The forward solution of a reverse mode game (SOK notation, see
+    :mod:`sokoban.snapshot`): the game starts with the boxes on the goals and the player on
+    its cell, pulls boxes (upper case letters) and walks or jumps (``[...]``) around them,
+    and ends with the boxes on their start cells. Played backwards, its pulls are pushes and
+    its walks and jumps are walks; a walk to where the game ended comes first.
+
+    Raises :class:`IllegalMoveError` for a step that cannot be played backwards,
+    :class:`UnsolvedError` when the game does not end on the level's start, and
+    :class:`~sokoban.errors.MovesError` for text that is not moves.
+
+    >>> from sokoban import Level
+    >>> level = Level.from_xsb("######\\n#@ $.#\\n######")
+    >>> from_reverse(level, "[rr]L").lurd()
+    'rRll'
+    """
+    from sokoban.snapshot import parse_moves
+
+    check_player(level)
+    parsed = parse_moves(moves)
+    if len(level.boxes) != len(level.goals):
+        raise InvalidLevelError(
+            f"the level has {len(level.boxes)} boxes and {len(level.goals)} goals"
+        )
+    boxes = set(level.goals)
+    origin = player = level.player
+    assert origin is not None and player is not None  # check_player
+    in_jump = [False] * len(parsed.letters)
+    for start, end in parsed.jumps:
+        for i in range(start, end):
+            in_jump[i] = True
+    for index, letter in enumerate(parsed.letters):
+        direction = Direction(letter.lower())
+        target = level.neighbour(player, direction)
+        if target is None or target in level.walls or target in boxes:
+            raise IllegalMoveError("into a wall or a box", index, letter)
+        if letter.isupper():
+            if in_jump[index]:
+                raise IllegalMoveError("a pull inside a jump", index, letter)
+            behind = level.neighbour(player, direction.opposite)
+            if behind is None or behind not in boxes:
+                raise IllegalMoveError("a pull with no box behind the player", index, letter)
+            boxes.remove(behind)
+            boxes.add(player)
+        player = target
+    if boxes != level.boxes:
+        raise UnsolvedError(len(parsed.letters), len(boxes - level.boxes))
+    lead = walk(level, origin, player) if origin != player else Solution()
+    if lead is None:
+        raise IllegalMoveError("the player cannot walk to where the game ends", 0, "")
+    back = tuple(
+        (Direction(letter.lower()).opposite, letter.isupper())
+        for letter in reversed(parsed.letters)
+    )
+    return lead + Solution(back)

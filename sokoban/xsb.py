@@ -1,25 +1,11 @@
-"""XSB/SOK text: boards, run-length encoded rows, levels with titles and metadata, collections.
+"""Collections of levels in XSB/SOK text: reading files lazily and tolerantly, writing them.
 
-Board characters: ``#`` wall; space, ``-`` and ``_`` floor; ``@``/``p`` player; ``+``/``P``
-player on goal; ``$``/``b`` box; ``*``/``B`` box on goal; ``.`` goal. A row may be
-run-length encoded (``3#4-``, groups ``2(#-)``) and ``|`` separates rows written on one line.
-A board row must hold a wall, so a word such as ``bob`` is text, never a row.
-
-Around each board (a run of board rows) the text says what the level is:
-
-- its title is the last non-blank text line before the board (``; 12`` gives ``12``,
-  ``;screen.01`` gives ``screen.01``) unless a ``Title:`` line names it; other free text
-  lines between the previous board and this one join this level's comment;
-- ``Author:``, ``Comment:`` (one line, or a block up to ``Comment-End:``) and other
-  ``Key: value`` lines are its metadata, before or after the board;
-- ``Solution: LURD`` lines (SOK) after the board are its stored solutions;
-- the text of the file before the first level's own paragraph is the file's header, and
-  lines starting with ``::`` are notes for people reading the raw file, skipped.
-
-Reading is lazy and tolerant (:func:`iter_levels`, :func:`load` from a path or a file,
-:func:`loads` from text): a broken level is reported with its position and skipped.
-Writing (:func:`format_collection`, :func:`dump`) gives canonical XSB that reads back to
-equal levels.
+The grammar of the text (boards, RLE rows, titles, notes, snapshots, the file notes) is
+:mod:`sokoban.grammar`, below :class:`~sokoban.Level`; this module makes levels and
+collections of it. Reading (:func:`iter_levels`, :func:`load` from a path or a file,
+:func:`loads` from text) reports a broken level with its position and line, and skips it.
+Writing (:func:`dumps`, :func:`dump`, :func:`format_collection`) gives SOK text that reads
+back to an equal collection; what it cannot hold is listed in ``losses`` when asked.
 
 >>> text = format_level(Level.from_xsb("#####\\n#@$.#\\n#####").with_metadata(title="One"))
 >>> print(text)
@@ -36,454 +22,69 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-import re
-import tempfile
-from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO, overload
+from typing import Any, TextIO, overload
 
-from sokoban import _rle
-from sokoban.errors import BoardTooLargeError, LevelNotFoundError, LurdError, XsbError
-from sokoban.level import MAX_SIDE, Level
+from sokoban import files, grammar
+from sokoban.errors import LevelNotFoundError, XsbError
+from sokoban.grammar import (
+    BOARD_CHARS,
+    MAX_SIDE,
+    board_rows,
+    decode_rle,
+    encode_rle,
+    is_board_line,
+)
+from sokoban.level import Level
+from sokoban.snapshot import Snapshot
 
-WALL, FLOOR, GOAL, BOX, BOX_ON_GOAL, PLAYER, PLAYER_ON_GOAL = "#", " ", ".", "$", "*", "@", "+"
-
-#: Every character a board row may hold (after RLE decoding), mapped to its canonical form.
-BOARD_CHARS = {
-    "#": WALL,
-    " ": FLOOR,
-    "-": FLOOR,
-    "_": FLOOR,
-    ".": GOAL,
-    "$": BOX,
-    "b": BOX,
-    "*": BOX_ON_GOAL,
-    "B": BOX_ON_GOAL,
-    "@": PLAYER,
-    "p": PLAYER,
-    "+": PLAYER_ON_GOAL,
-    "P": PLAYER_ON_GOAL,
-}
-_RLE_CHARS = frozenset("0123456789()|")
-#: A decoded board line longer than this (a whole board with its ``|``) is refused early.
-_MAX_DECODED = MAX_SIDE * (MAX_SIDE + 1)
-#: Deepest nesting of RLE groups; real files nest one or two deep.
-_MAX_DEPTH = 16
+__all__ = [
+    "BOARD_CHARS",
+    "MAX_LINE",
+    "MAX_SIDE",
+    "Collection",
+    "Snapshot",
+    "board_rows",
+    "decode_rle",
+    "dump",
+    "dumps",
+    "encode_rle",
+    "format_board",
+    "format_collection",
+    "format_level",
+    "is_board_line",
+    "iter_levels",
+    "level_from_rows",
+    "load",
+    "loads",
+    "parse_level",
+]
 
 #: What :func:`load` and :func:`iter_levels` read: a path (a ``str`` is always a path), or a
 #: text handle or any iterable of lines. XSB text itself goes to :func:`loads`.
 Source = str | os.PathLike[str] | Iterable[str]
 
-
-# --- boards ---------------------------------------------------------------------------------
-
-
-def decode_rle(text: str, line: int | None = None) -> list[str]:
-    """Expand a run-length encoded board line into its rows (``|`` splits rows).
-
-    >>> decode_rle("3#|#@$.#|2(#-)")
-    ['###', '#@$.#', '#-#-']
-    """
-    try:
-        return _rle.decode(text, _MAX_DECODED, _MAX_DEPTH).split("|")
-    except _rle.RleError as error:
-        if error.too_long:
-            raise BoardTooLargeError("board line too long once decoded", line, text) from None
-        raise XsbError(f"{error.reason} in a board row", line, text) from None
-
-
-def is_board_line(text: str) -> bool:
-    """Whether a line of text is a board row: board characters (or RLE) including a wall.
-
-    A word such as ``bob`` is made of board characters but holds no wall, so it is text.
-
-    >>> is_board_line("#  $.#"), is_board_line("3#|2(#-)"), is_board_line("bob")
-    (True, True, False)
-    """
-    stripped = text.rstrip()
-    if "#" not in stripped:
-        return False
-    return all(c in BOARD_CHARS or c in _RLE_CHARS for c in stripped)
-
-
-def _decode_rows(lines: Iterable[tuple[int, str]]) -> list[str]:
-    """Decode numbered board lines into rows of canonical characters, trailing floor trimmed."""
-    rows: list[str] = []
-    for number, raw in lines:
-        text = raw.rstrip()
-        parts = decode_rle(text, number) if any(c in _RLE_CHARS for c in text) else [text]
-        for part in parts:
-            try:
-                row = "".join([BOARD_CHARS[c] for c in part]).rstrip()
-            except KeyError:
-                bad = next(c for c in part if c not in BOARD_CHARS)
-                raise XsbError(
-                    f"unexpected character {bad!r} in a board row", number, raw
-                ) from None
-            if len(row) > MAX_SIDE:
-                raise BoardTooLargeError(f"board row longer than {MAX_SIDE} cells", number, raw)
-            rows.append(row)
-        if len(rows) > MAX_SIDE:
-            raise BoardTooLargeError(f"board has more than {MAX_SIDE} rows", number, raw)
-    return rows
-
-
-def board_rows(lines: list[str], first_line: int = 1) -> list[str]:
-    """Decode the given board lines into plain rows of canonical characters.
-
-    ``first_line`` is the 1-based line number of ``lines[0]``, for error messages.
-    Trailing floor is trimmed from each row (cells past a row's end are floor anyway).
-    """
-    return _decode_rows(enumerate(lines, first_line))
-
-
-def level_from_rows(rows: list[str], **metadata: object) -> Level:
-    """Build a :class:`Level` from decoded rows of canonical characters.
-
-    Blank rows before and after the board carry nothing and are dropped; the width is the
-    longest row's.
-    """
-    rows = [r.rstrip() for r in rows]
-    while rows and not rows[-1]:
-        rows.pop()
-    start = 0
-    while start < len(rows) and not rows[start]:
-        start += 1
-    rows = rows[start:]
-    if not rows:
-        raise XsbError("no board")
-    width = max(len(r) for r in rows)
-    walls: set[int] = set()
-    goals: set[int] = set()
-    boxes: set[int] = set()
-    players: set[int] = set()
-    for y, row in enumerate(rows):
-        for x, c in enumerate(row):
-            cell = y * width + x
-            if c == WALL:
-                walls.add(cell)
-            elif c == GOAL:
-                goals.add(cell)
-            elif c == BOX:
-                boxes.add(cell)
-            elif c == BOX_ON_GOAL:
-                boxes.add(cell)
-                goals.add(cell)
-            elif c == PLAYER:
-                players.add(cell)
-            elif c == PLAYER_ON_GOAL:
-                players.add(cell)
-                goals.add(cell)
-    return Level(
-        width,
-        len(rows),
-        frozenset(walls),
-        frozenset(goals),
-        frozenset(boxes),
-        frozenset(players),
-        **metadata,  # type: ignore[arg-type]
-    )
-
-
-def format_board(level: Level, rle: bool = False) -> str:
-    """Canonical XSB rows of a level (trailing spaces trimmed), optionally run-length encoded.
-
-    Plain rows are joined by newlines; RLE rows are joined by ``|`` on one line.
-    """
-    rows = []
-    for y in range(level.height):
-        row = []
-        for x in range(level.width):
-            cell = y * level.width + x
-            if cell in level.walls:
-                c = WALL
-            elif cell in level.boxes:
-                c = BOX_ON_GOAL if cell in level.goals else BOX
-            elif cell in level.players:
-                c = PLAYER_ON_GOAL if cell in level.goals else PLAYER
-            elif cell in level.goals:
-                c = GOAL
-            else:
-                c = FLOOR
-            row.append(c)
-        rows.append("".join(row).rstrip())
-    if rle:
-        return "|".join(encode_rle(r) for r in rows)
-    return "\n".join(rows)
-
-
-def encode_rle(row: str) -> str:
-    """Run-length encode one row: runs of two or more become ``<count><char>``, floor is ``-``.
-
-    >>> encode_rle("####  $.#")
-    '4#2-$.#'
-    """
-    row = row.replace(" ", "-")
-    out = []
-    i = 0
-    while i < len(row):
-        j = i
-        while j < len(row) and row[j] == row[i]:
-            j += 1
-        n = j - i
-        out.append(f"{n}{row[i]}" if n > 1 else row[i])
-        i = j
-    return "".join(out)
-
-
-# --- reading: lines to items ----------------------------------------------------------------
-
-_BLANK, _BOARD, _BAD_ROW, _TEXT, _KEY, _COMMENT, _SOLUTION = range(7)
-
-
-class _Item(NamedTuple):
-    """One meaningful piece of a file: a line, or a comment block or solution spanning lines."""
-
-    kind: int
-    line: int
-    text: str
-    value: str = ""
-
-
-#: ``Key: value`` metadata; keys are words (no digits, so "Level 12: x" stays a title).
-_KEY_LINE = re.compile(r"([A-Za-z][A-Za-z _-]{0,39}?)\s*:(?!//)\s*(.*)")
-#: ``Solution: LURD`` or ``Solution (moves 3, pushes 1):`` with the LURD on the next lines.
-_SOLUTION_LINE = re.compile(r"solution\b(?:\s*\d+)?(?:\s*\([^)]*\))?\s*(:?)\s*(.*)", re.IGNORECASE)
-_LURD_LINE = re.compile(r"[lurdLURD0-9()\s]+")
-_COMMENT_START = re.compile(r"comment\s*:", re.IGNORECASE)
-_COMMENT_END = re.compile(r"comment[-_ ]?end\s*:?", re.IGNORECASE)
-
-
-def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(lines, 1):
-        if isinstance(line, bytes):  # a handle opened in binary mode
-            line = line.decode("utf-8", "replace")
-        yield number, line.rstrip("\r\n")
-
-
-def _items(lines: Iterable[tuple[int, str]]) -> Iterator[_Item]:
-    """Classify numbered lines; comment blocks and multi-line solutions become one item.
-
-    A ``Comment:`` block that never ends is not a block after all: its lines are read again
-    as ordinary lines (and from then on ``Comment:`` opens no block, as no end follows).
-    """
-    source = iter(lines)
-    again: deque[tuple[int, str]] = deque()
-    block: list[tuple[int, str]] | None = None
-    blocks_end = True
-    solution: list[str] = []
-    solution_line = 0
-    previous_board = False
-    while True:
-        if again:
-            number, line = again.popleft()
-        else:
-            nxt = next(source, None)
-            if nxt is None:
-                if block is None:
-                    break
-                blocks_end = False
-                again.extend(block[1:])
-                block = None
-                continue
-            number, line = nxt
-        line = line.rstrip()
-        stripped = line.strip()
-        if block is not None:
-            if _COMMENT_END.fullmatch(stripped):
-                content = [text for _, text in block[1:]]
-                yield _Item(_COMMENT, block[0][0], "\n".join(content).strip("\n"))
-                block = None
-            else:
-                block.append((number, line))
-            continue
-        if solution_line:
-            if stripped and _LURD_LINE.fullmatch(stripped):
-                solution.append(stripped)
-                continue
-            yield _Item(_SOLUTION, solution_line, "".join("".join(solution).split()))
-            solution, solution_line = [], 0
-        board = False
-        if not stripped:
-            yield _Item(_BLANK, number, "")
-        elif stripped.startswith("::"):
-            continue  # raw notes for people reading the file
-        elif stripped.startswith(";"):
-            text = stripped[1:]
-            yield _Item(_TEXT, number, text[1:] if text.startswith(" ") else text)
-        elif is_board_line(line):
-            board = True
-            yield _Item(_BOARD, number, line)
-        elif (m := _SOLUTION_LINE.fullmatch(stripped)) and (
-            m.group(1) or not m.group(2) or _LURD_LINE.fullmatch(m.group(2))
-        ):
-            # With a colon it is a solution even if not LURD (the level reports the error).
-            solution, solution_line = [m.group(2)], number
-        elif blocks_end and _COMMENT_START.fullmatch(stripped):
-            block = [(number, line)]
-        elif _COMMENT_END.fullmatch(stripped):
-            continue  # the end of a block that never began
-        elif m := _KEY_LINE.fullmatch(stripped):
-            yield _Item(_KEY, number, m.group(1), m.group(2).strip())
-        elif previous_board and "#" in line:
-            # A row with a stray character, inside a board: a broken board, not a title.
-            board = True
-            yield _Item(_BAD_ROW, number, line)
-        else:
-            yield _Item(_TEXT, number, stripped)
-        previous_board = board
-    if solution_line:
-        yield _Item(_SOLUTION, solution_line, "".join("".join(solution).split()))
-
-
-# --- reading: items to levels ---------------------------------------------------------------
-
-
-class _Collector:
-    """Groups items into levels: a head (title, metadata), a board, a tail (metadata, solutions).
-
-    The tail of a level ends at the next free text or ``Title:`` line, which starts the head
-    of the next level, or at the next board: a level is handed out then (or at the end of
-    the input), so reading holds at most one level and the text after it.
-    """
-
-    def __init__(self) -> None:
-        self.position = 0
-        self.header = ""
-        self.title = ""
-        self._head: list[_Item] = []
-        self._board: list[_Item] = []
-        self._tail: list[_Item] = []
-        self._state = "head"
-
-    def feed(self, item: _Item) -> tuple[int, Level | XsbError] | None:
-        done = None
-        if item.kind in (_BOARD, _BAD_ROW):
-            if self._state == "board":
-                if len(self._board) <= MAX_SIDE:  # one more is enough to refuse the board
-                    self._board.append(item)
-                return None
-            if self._state == "tail":
-                done = self._complete()
-                self._head = []
-            self._state = "board"
-            self._board = [item]
-            self._tail = []
-            return done
-        if self._state == "board":
-            self._state = "tail"
-            self._tail = []
-        if self._state == "tail":
-            if item.kind == _TEXT or (item.kind == _KEY and item.text.lower() == "title"):
-                done = self._complete()
-                self._state = "head"
-                self._head = [item]
-            else:
-                self._tail.append(item)
-            return done
-        self._head.append(item)
-        return None
-
-    def finish(self) -> tuple[int, Level | XsbError] | None:
-        if self._state != "head":
-            self._state = "head"
-            return self._complete()
-        if self.position == 0:  # no level at all: what there is, is the header
-            self._take_header(self._head)
-        return None
-
-    def _complete(self) -> tuple[int, Level | XsbError]:
-        self.position += 1
-        head = self._head
-        if self.position == 1:
-            # The first level's own paragraph is the last one before its board; any
-            # paragraphs before that are the file's header.
-            content = [i for i, item in enumerate(head) if item.kind != _BLANK]
-            start = 0
-            if content:
-                blanks = [i for i in range(content[-1]) if head[i].kind == _BLANK]
-                start = blanks[-1] + 1 if blanks else 0
-            self._take_header(head[:start])
-            head = head[start:]
-        try:
-            return self.position, _build(head, self._board, self._tail)
-        except XsbError as error:
-            first = self._board[0]
-            return self.position, error.at(self.position, first.line, first.text)
-
-    def _take_header(self, items: list[_Item]) -> None:
-        lines: list[str] = []
-        for item in items:
-            if item.kind == _KEY and item.text.lower() in ("title", "collection"):
-                self.title = item.value
-            elif item.kind == _KEY:
-                lines.append(f"{item.text}: {item.value}")
-            elif item.kind in (_TEXT, _COMMENT, _BLANK):
-                lines.extend(item.text.split("\n"))
-        lines = [line.rstrip() for line in lines]
-        self.header = "\n".join(lines).strip("\n")
-
-
-def _build(head: list[_Item], board: list[_Item], tail: list[_Item]) -> Level:
-    """The level of a board and the items around it; raises :class:`XsbError`."""
-    for item in board:
-        if item.kind == _BAD_ROW:
-            bad = next(c for c in item.text if c not in BOARD_CHARS and c not in _RLE_CHARS)
-            raise XsbError(f"unexpected character {bad!r} in a board row", item.line, item.text)
-    rows = _decode_rows((item.line, item.text) for item in board)
-    title: str | None = None
-    author = ""
-    notes: list[tuple[bool, str]] = []  # (is a free text line, text) in order
-    metadata: list[tuple[str, str]] = []
-    solutions: list[str] = []
-    for item in head + tail:
-        if item.kind == _TEXT and item.text.strip():
-            notes.append((True, item.text.strip()))
-        elif item.kind == _COMMENT and item.text:
-            notes.append((False, item.text))
-        elif item.kind == _SOLUTION:
-            if item.text:
-                solutions.append(_checked_solution(item))
-        elif item.kind == _KEY:
-            key = item.text.lower()
-            if key == "title":
-                title = item.value
-            elif key == "author":
-                author = item.value
-            elif key == "comment":
-                if item.value:
-                    notes.append((False, item.value))
-            else:
-                metadata.append((item.text, item.value))
-    if title is None:
-        # The last free text line is the title; others (and comments) make the comment.
-        last = max((i for i, (free, _) in enumerate(notes) if free), default=None)
-        title = notes.pop(last)[1] if last is not None else ""
-    return level_from_rows(
-        rows,
-        title=title,
-        author=author,
-        comment="\n".join(text for _, text in notes),
-        metadata=tuple(metadata),
-        solutions=tuple(solutions),
-    )
-
-
-def _checked_solution(item: _Item) -> str:
-    from sokoban.lurd import Solution
-
-    try:
-        Solution.from_lurd(item.text)
-    except LurdError as error:
-        raise XsbError(f"bad solution ({error})", item.line, item.text[:60]) from None
-    return item.text
-
-
 #: Longest line read from a file or handle: XSB lines are short (a whole RLE board is some
 #: thousands of characters), so a longer one is a binary file or a device such as /dev/zero,
 #: refused before it fills memory.
 MAX_LINE = 1_000_000
+
+
+def level_from_rows(rows: list[str], **fields: Any) -> Level:
+    """A :class:`Level` of decoded rows of canonical characters and its fields
+    (``solutions=`` LURD texts become solution snapshots)."""
+    solutions = fields.pop("solutions", ())
+    level = Level(*grammar.cells_from_rows(rows), **fields)
+    return level.with_metadata(solutions=solutions) if solutions else level
+
+
+def format_board(level: Level, rle: bool = False) -> str:
+    """Canonical XSB rows of a level (see :meth:`Level.xsb`)."""
+    return level.xsb(rle=rle)
+
+
+# --- reading --------------------------------------------------------------------------------
 
 
 def _bounded_lines(handle: Any) -> Iterator[str]:
@@ -509,14 +110,17 @@ def _lines(source: Source) -> Iterator[str]:
         yield from source
 
 
-def _read(source: Source, collector: _Collector) -> Iterator[tuple[int, Level | XsbError]]:
-    for item in _items(_numbered(_lines(source))):
-        done = collector.feed(item)
-        if done is not None:
-            yield done
-    done = collector.finish()
-    if done is not None:
-        yield done
+def _read(source: Source, reader: grammar.Reader) -> Iterator[tuple[int, Level | XsbError]]:
+    for position, parts in grammar.read(_lines(source), reader):
+        if isinstance(parts, XsbError):
+            yield position, parts
+            continue
+        try:
+            yield position, Level.from_parts(parts)
+        except XsbError as error:  # a board over the floor limit
+            yield position, error.at(position, parts.line, parts.text)
+        except ValueError as error:
+            yield position, XsbError(str(error), parts.line, parts.text, level=position)
 
 
 def iter_levels(source: Source, errors: list[XsbError] | None = None) -> Iterator[Level]:
@@ -535,7 +139,7 @@ def iter_levels(source: Source, errors: list[XsbError] | None = None) -> Iterato
     >>> print(errors[0])
     level 2: unclosed '(' in a board row at line 7: '#2(#'
     """
-    for _, result in _read(source, _Collector()):
+    for _, result in _read(source, grammar.Reader()):
         if isinstance(result, Level):
             yield result
         elif errors is not None:
@@ -543,21 +147,13 @@ def iter_levels(source: Source, errors: list[XsbError] | None = None) -> Iterato
 
 
 def parse_level(text: str) -> Level:
-    """One level from XSB text: the board rows with, optionally, a title, metadata and
-    solutions around them; raises :class:`XsbError` when the text is not exactly one level.
+    """One level from XSB text: the board rows with, optionally, a title, notes and
+    snapshots around them; raises :class:`XsbError` when the text is not exactly one level.
 
-    >>> parse_level("Title: Tiny\\nAuthor: Me\\n#####\\n#@$.#\\n#####\\nSolution: R").solutions
+    >>> parse_level("Tiny\\n#####\\n#@$.#\\n#####\\nAuthor: Me\\n\\nSolution\\nR").solutions
     ('R',)
     """
-    results = list(_read(io.StringIO(text, newline=None), _Collector()))
-    if not results:
-        raise XsbError("no board rows in the text")
-    _, first = results[0]
-    if isinstance(first, XsbError):
-        raise type(first)(first.reason, first.line, first.text)
-    if len(results) > 1:
-        raise XsbError(f"the text holds {len(results)} levels, not one")
-    return first
+    return Level.from_xsb(text)
 
 
 # --- collections ----------------------------------------------------------------------------
@@ -565,22 +161,31 @@ def parse_level(text: str) -> Level:
 
 @dataclasses.dataclass(repr=False)
 class Collection:
-    """The levels of a file, the broken ones it skipped, and its header and title.
+    """The levels of a file, the broken ones it skipped, and its notes: header text, title
+    and metadata. Two collections are equal when their levels, header, title and metadata
+    are (errors compare by their messages).
 
     Indexing is 0-based like a list; :meth:`find` and :meth:`number` speak the 1-based
     numbers people use.
     """
 
     levels: list[Level] = dataclasses.field(default_factory=list)
-    errors: list[XsbError] = dataclasses.field(default_factory=list)
-    #: Comment text of the file before its first level.
+    errors: list[XsbError] = dataclasses.field(default_factory=list, compare=False)
+    #: Free text of the file notes, before the first level.
     header: str = ""
-    #: The file's ``Title:`` (or ``Collection:``) line, else its header's first line.
-    title: str = ""
+    #: The file's ``Collection:`` (or ``Title:``, ``Set:``) line, else its header's first
+    #: line; a file with neither is titled by its name.
+    title: str = dataclasses.field(default="", compare=False)
     #: The 1-based position in the file of each level; empty means 1, 2, 3, ...
     #: A broken level keeps its number, so level 3 is the file's third level even when
     #: level 2 could not be read.
-    positions: list[int] = dataclasses.field(default_factory=list)
+    positions: list[int] = dataclasses.field(default_factory=list, compare=False)
+    #: The ``Key: value`` lines of the file notes (``Collection:``, ``Author:``,
+    #: ``Date Created:``, ...), in order.
+    metadata: tuple[tuple[str, str], ...] = ()
+    #: Whether :attr:`title` is the file's name, for want of one in its notes (then
+    #: writing the collection does not add it).
+    title_from_name: bool = dataclasses.field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.positions:
@@ -661,10 +266,11 @@ def load(source: Source) -> Collection:
     >>> len(collection), collection.header, collection.find("1").title
     (1, 'Tiny set', '1')
     """
-    collector = _Collector()
-    collection = _collect(_read(source, collector), collector)
+    reader = grammar.Reader()
+    collection = _collect(_read(source, reader), reader)
     if not collection.title and isinstance(source, (str, os.PathLike)):
         collection.title = Path(source).stem
+        collection.title_from_name = True
     return collection
 
 
@@ -675,11 +281,24 @@ def loads(text: str) -> Collection:
     >>> [level.title for level in collection], len(collection.errors)
     (['1'], 1)
     """
-    collector = _Collector()
-    return _collect(_read(io.StringIO(text, newline=None), collector), collector)
+    reader = grammar.Reader()
+    return _collect(_read(io.StringIO(text, newline=None), reader), reader)
 
 
-def _collect(results: Iterable[tuple[int, Level | XsbError]], collector: _Collector) -> Collection:
+#: File-notes keys that name the collection, first found first.
+TITLE_KEYS = ("collection", "title", "set")
+
+
+def collection_title(metadata: Iterable[tuple[str, str]], header: str) -> str:
+    """The title a collection's notes give it: a naming key, else the header's first line."""
+    named = {key.lower(): value for key, value in reversed(list(metadata))}
+    for key in TITLE_KEYS:
+        if named.get(key):
+            return named[key]
+    return header.split("\n", 1)[0].strip()
+
+
+def _collect(results: Iterable[tuple[int, Level | XsbError]], reader: grammar.Reader) -> Collection:
     """The collection of what :func:`_read` gave, once it is exhausted."""
     levels: list[Level] = []
     positions: list[int] = []
@@ -690,81 +309,34 @@ def _collect(results: Iterable[tuple[int, Level | XsbError]], collector: _Collec
             positions.append(position)
         else:
             errors.append(result)
-    title = collector.title
-    if not title and collector.header:
-        title = collector.header.split("\n", 1)[0].strip()
-    return Collection(levels, errors, collector.header, title, positions)
+    title = collection_title(reader.metadata, reader.header)
+    return Collection(levels, errors, reader.header, title, positions, reader.metadata)
 
 
 # --- writing --------------------------------------------------------------------------------
 
 
-def _plain_title(title: str) -> bool:
-    """Whether a title written as a bare line reads back as that title."""
-    return (
-        title == title.strip()
-        and "\n" not in title
-        and not title.startswith((";", "::"))
-        and not is_board_line(title)
-        and not _KEY_LINE.fullmatch(title)
-        and not _SOLUTION_LINE.fullmatch(title)
-        and not _COMMENT_START.fullmatch(title)
-        and not _COMMENT_END.fullmatch(title)
-    )
-
-
-def _board_lines(level: Level, rle: bool) -> list[str]:
-    """The board as lines that read back as rows: a row without a wall is not a board line
-    by itself, so it joins a neighbour with ``|``."""
-    if rle:
-        return [format_board(level, rle=True)]
-    lines: list[str] = []
-    before: list[str] = []  # wall-less rows above the first wall
-    for row in format_board(level).split("\n"):
-        if WALL in row:
-            lines.append("|".join([*before, row]))
-            before = []
-        elif lines:
-            lines[-1] += "|" + row
-        else:
-            before.append(row)
-    if before:
-        lines.append("|".join(before))
-    return lines
-
-
-def _level_lines(level: Level, rle: bool, title_line: bool) -> list[str]:
-    lines = []
-    has_notes = bool(level.author or level.comment or level.metadata)
-    if level.title and _plain_title(level.title):
-        lines.append(level.title)
-    elif level.title or has_notes or title_line:
-        # An explicit (possibly empty) title keeps notes and header text from being taken
-        # for the title, or for the notes of the level before.
-        lines.append(f"Title: {level.title}".rstrip())
-    if level.author:
-        lines.append(f"Author: {level.author}")
-    if level.comment:
-        if "\n" in level.comment or level.comment != level.comment.strip():
-            lines += ["Comment:", level.comment, "Comment-End:"]
-        else:
-            lines.append(f"Comment: {level.comment}")
-    lines += [f"{key}: {value}".rstrip() for key, value in level.metadata]
-    lines += _board_lines(level, rle)
-    lines += [f"Solution: {solution}" for solution in level.solutions]
-    return lines
-
-
-def format_level(level: Level, rle: bool = False) -> str:
-    """One level as XSB/SOK text: title, metadata (``Author:``, ``Comment:``, other
-    ``Key: value`` lines), the board, then its stored solutions as ``Solution:`` lines.
+def format_level(level: Level, rle: bool = False, losses: list[str] | None = None) -> str:
+    """One level as SOK text: its title line, the board, its notes (``Author:``,
+    ``Comment:``, other ``Key: value`` lines), then its snapshots (a title line, the moves,
+    their notes), a blank line before each.
     """
-    return "\n".join(_level_lines(level, rle, title_line=False))
+    board = "\n".join(grammar.board_lines(level.cells(), rle))
+    return "\n".join(grammar.level_lines(level.parts(), board, False, losses))
 
 
-def format_collection(levels: Iterable[Level], rle: bool = False, header: str = "") -> str:
-    """Canonical XSB of a collection: the header as ``;`` lines, then each level, with a
-    blank line between.
+def format_collection(
+    levels: Iterable[Level],
+    rle: bool = False,
+    header: str = "",
+    metadata: Iterable[tuple[str, str]] = (),
+    losses: list[str] | None = None,
+) -> str:
+    """SOK text of a collection: the file notes (``Key: value`` lines, the header as ``;``
+    lines), then each level, with a blank line between.
+
+    ``losses``, when given, receives a line for each thing the text cannot hold (it is
+    left out); :func:`dumps` of what was read from SOK text never has any.
 
     >>> level = Level.from_xsb("#####\\n#@$.#\\n#####")
     >>> print(format_collection([level.with_metadata(title="1")], header="My set"))
@@ -777,43 +349,64 @@ def format_collection(levels: Iterable[Level], rle: bool = False, header: str = 
     <BLANKLINE>
     """
     parts = []
+    notes = []
+    for key, value in metadata:
+        line = f"{key}: {value}".rstrip()
+        if grammar.KEY_LINE.fullmatch(line) and grammar._reads_as(line, grammar.KEY):
+            notes.append(line)
+        elif losses is not None:
+            losses.append(f"the file's metadata line {line!r}")
+    if notes:
+        parts.append("\n".join(notes))
     header = "\n".join(line.rstrip() for line in header.split("\n")).strip("\n")
     if header:
         parts.append("\n".join(f"; {line}" if line else ";" for line in header.split("\n")))
     for i, level in enumerate(levels):
-        parts.append("\n".join(_level_lines(level, rle, title_line=i == 0 and bool(header))))
+        board = "\n".join(grammar.board_lines(level.cells(), rle))
+        title_line = i == 0 and bool(parts)
+        parts.append("\n".join(grammar.level_lines(level.parts(), board, title_line, losses)))
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
+def dumps(collection: Collection, rle: bool = False, losses: list[str] | None = None) -> str:
+    """SOK text of a whole collection: its metadata, header and levels (its broken levels
+    are not part of it, and count as losses). A title that neither the metadata nor the
+    header gives is written as ``Collection:``, unless it is the name of the file it was
+    read from.
+
+    >>> print(dumps(loads("Collection: Mine\\n\\n1\\n#####\\n#@$.#\\n#####\\n")), end="")
+    Collection: Mine
+    <BLANKLINE>
+    1
+    #####
+    #@$.#
+    #####
+    """
+    if losses is not None:
+        losses += [f"a level that could not be read ({error})" for error in collection.errors]
+    metadata = tuple(collection.metadata)
+    given = collection_title(metadata, collection.header)
+    if collection.title and collection.title != given and not collection.title_from_name:
+        metadata = (("Collection", collection.title), *metadata)
+    return format_collection(collection.levels, rle, collection.header, metadata, losses)
+
+
 def dump(
-    levels: Iterable[Level],
+    levels: Iterable[Level] | Collection,
     dest: str | os.PathLike[str] | TextIO,
     rle: bool = False,
     header: str = "",
 ) -> None:
-    """Write a collection (see :func:`format_collection`) to a path or a text handle.
+    """Write a collection (see :func:`dumps`), or levels with a header (see
+    :func:`format_collection`), to a path or a text handle.
 
-    A path is written whole or not at all: the text goes to a temporary file beside it,
-    renamed over it at the end, so a failed write never leaves half a collection.
+    A path is written whole or not at all (:func:`sokoban.files.write_atomically`).
     """
-    text = format_collection(levels, rle=rle, header=header)
-    if not isinstance(dest, (str, os.PathLike)):
+    if isinstance(levels, Collection):
+        text = dumps(levels, rle=rle)
+    else:
+        text = format_collection(levels, rle=rle, header=header)
+    if isinstance(dest, (str, os.PathLike)):
+        files.write_atomically(dest, text)
+    else:
         dest.write(text)
-        return
-    target = Path(dest)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

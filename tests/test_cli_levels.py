@@ -247,9 +247,11 @@ def test_convert_rle_and_selection(runner, tmp_path, good) -> None:
     result = run(runner, "convert", good, "-o", out, "--rle", "-l", "2", "--json")
     assert json.loads(result.stdout) == {
         "output": str(out),
+        "format": "sok",
         "levels": 1,
         "skipped": 0,
         "rle": True,
+        "lost": [],
     }
     text = out.read_text()
     assert "6#" in text and "######" not in text

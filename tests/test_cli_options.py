@@ -134,7 +134,7 @@ def test_generate_json(tmp_path: Path) -> None:
     data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
     assert data["generated"] == 2 and data["output"] is None and data["metrics"] is None
     assert [r["title"] for r in data["levels"]] == ["Generated 6x6 #1", "Generated 6x6 #2"]
-    assert all("Solution: " in r["xsb"] for r in data["levels"])
+    assert all("\nSolution\n" in r["xsb"] for r in data["levels"])
     out = tmp_path / "levels.xsb"
     data = json.loads(CliRunner().invoke(main, [*args, "--json", "-o", str(out)]).stdout)
     assert data["output"] == str(out) and data["metrics"] == str(tmp_path / "levels.json")

@@ -55,7 +55,7 @@ def test_generate_to_stdout_with_csv_metrics(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert result.stdout.count("Solution: ") == 2
+    assert result.stdout.count("\nSolution\n") == 2
     rows = list(csv.DictReader(table.open()))
     assert len(rows) == 2 and {"pushes", "nodes", "score", "band"} <= set(rows[0])
 

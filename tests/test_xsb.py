@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from public import PublicLevels
 
-from sokoban import BoardTooLargeError, Level, LevelNotFoundError, XsbError, lurd, xsb
+from sokoban import BoardTooLargeError, Level, LevelNotFoundError, XsbError, grammar, lurd, xsb
 from sokoban.xsb import (
     Collection,
     decode_rle,
@@ -174,9 +174,8 @@ def test_every_board_notation(data_dir: Path) -> None:
 def test_sok_file(data_dir: Path) -> None:
     collection = load(data_dir / "sok.sok")
     assert collection.title == "Test SOK"
-    assert collection.header == (
-        "Author: The sokoban project\n\nThree levels with notes and stored solutions."
-    )
+    assert collection.header == "Three levels with notes and stored solutions."
+    assert collection.metadata == (("Collection", "Test SOK"), ("Author", "The sokoban project"))
     one, two, bob = collection
     assert one.title == "Level one" and one.author == "Someone"
     assert one.comment == (
@@ -337,7 +336,8 @@ def test_sok_solutions() -> None:
     )
     level = parse_level(text)
     assert level.solutions == ("rR", "1r1R")
-    assert level.metadata == (("Solutions", "none"),)
+    assert [s.title for s in level.snapshots] == ["Solution (moves 3, pushes 1)", "Solution 2"]
+    assert level.snapshots[1].notes == "Solutions: none"  # notes of the snapshot above
     for solution in level.solutions:
         assert lurd.verify(level, solution).metrics.pushes == 1
 
@@ -419,21 +419,22 @@ def test_format_level_canonical() -> None:
         solutions=("rR",),
     )
     assert format_level(level) == (
-        "Two\nAuthor: Me\nComment:\nline one\nline two\nComment-End:\nDifficulty: easy\n"
-        "####\n#@$.##\n# $. #\n######\nSolution: rR"
+        "Two\n####\n#@$.##\n# $. #\n######\nAuthor: Me\nComment:\nline one\nline two\n"
+        "Comment-End:\nDifficulty: easy\n\nSolution\nrR"
     )
-    assert format_level(level, rle=True).split("\n")[7] == "4#|#@$.2#|#-$.-#|6#"
+    assert format_level(level, rle=True).split("\n")[1] == "4#|#@$.2#|#-$.-#|6#"
     assert parse_level(format_level(level)) == level
     assert parse_level(format_level(level, rle=True)) == level
 
 
 def test_titles_that_need_a_title_key() -> None:
-    for title in ["#1", "; 1", "Key: value", "Comment:", "Solution", "Comment-End"]:
+    for title in ["#1", "; 1", "Key: value", "Comment:", "Solution: R", "Comment-End"]:
         level = board(PLAIN).with_metadata(title=title)
         assert format_level(level).startswith(f"Title: {title}\n")
         assert parse_level(format_level(level)) == level
     untitled = board(PLAIN).with_metadata(author="A")
-    assert format_level(untitled).startswith("Title:\nAuthor: A\n")
+    assert format_level(untitled) == PLAIN + "\nAuthor: A"
+    assert parse_level(format_level(untitled)) == untitled
 
 
 def test_rows_without_walls_are_written_with_bars() -> None:
@@ -548,7 +549,7 @@ def valid_levels(draw: st.DrawFn) -> Level:
         rows.append(row)
     comment_lines = draw(st.lists(st.text(_TITLE_CHARS, max_size=10).map(str.rstrip), max_size=3))
     comment = "\n".join(comment_lines).strip("\n")
-    assume(not any(xsb._COMMENT_END.fullmatch(line.strip()) for line in comment_lines))
+    assume(not any(grammar.COMMENT_END.fullmatch(line.strip()) for line in comment_lines))
     keys = draw(st.lists(st.from_regex(r"[A-Z][a-z]{1,6}", fullmatch=True), max_size=2))
     assume(not any(k.lower().startswith(("title", "author", "comment", "solution")) for k in keys))
     values = [draw(_LINE.filter(lambda v: not v.startswith("//"))) for _ in keys]
@@ -582,7 +583,7 @@ def test_written_levels_read_back_unchanged(levels: list[Level], rle: bool, head
         assert eval(repr(level), {"Level": Level}) == level
 
 
-_NOISE_CHARS = "#@+$*.pPbB-_ 0123456789()|;:\nlurdLURDxyzC!"
+_NOISE_CHARS = "#@+$*.pPbB-_ 0123456789()|;:\nlurdLURDxyzC![]{}<>"
 _NOISE = st.text(_NOISE_CHARS, max_size=200) | st.lists(
     st.sampled_from(
         [*_NOISE_CHARS, "\nComment:\n", "\nComment-End:\n"]
@@ -614,7 +615,7 @@ def test_random_rle_decodes_or_raises_xsb_error(text: str) -> None:
         rows = decode_rle(text)
     except XsbError:
         return
-    assert all(len(row) <= xsb._MAX_DECODED for row in rows)
+    assert all(len(row) <= grammar._MAX_DECODED for row in rows)
 
 
 def test_numbers_are_file_positions_even_past_a_broken_level() -> None:

@@ -32,13 +32,13 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from sokoban import files
 from sokoban.errors import SokobanError, XsbError
 from sokoban.level import Level
 
@@ -154,7 +154,7 @@ def time_limit_option(
 
 
 def file_argument(function: F) -> F:
-    """The ``FILE`` argument: an existing level file (XSB or SOK), passed as a Path."""
+    """The ``FILE`` argument: an existing level file (XSB, SOK or SLC), passed as a Path."""
     return click.argument(
         "file",
         type=click.Path(exists=True, dir_okay=False, readable=True, path_type=Path),
@@ -269,12 +269,12 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     A file without one readable level is an error: the broken level's own message when
     there was just one, or a count otherwise.
     """
-    from sokoban import xsb
+    from sokoban import slc
 
     name = os.fspath(path)
     _refuse_endless(path)
     try:
-        collection = xsb.load(Path(path))
+        collection = slc.load_file(path)
     except XsbError as failure:  # a file that is not XSB at all (one endless line)
         raise XsbError(f"{name}: {failure}") from None
     errors = collection.errors
@@ -390,11 +390,8 @@ def check_output(
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write a whole file or nothing: a temporary file beside ``path`` is renamed over it,
-    so an interrupted write never leaves half a file (nor loses the old one).
-
-    ``-`` writes to stdout.
-    """
+    """Write a whole file or nothing (:func:`sokoban.files.write_atomically`); ``-`` writes
+    to stdout."""
     if os.fspath(path) == "-":
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
@@ -402,32 +399,7 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
         else:
             click.echo(data, nl=False)
         return
-    if not os.fspath(path) or Path(path).is_dir():
-        raise SokobanError(f"cannot write {os.fspath(path)!r}: no file name, or a folder")
-    target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    temporary: str | None = None
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(handle, "wb") as out:
-            out.write(payload)
-            out.flush()
-            os.fsync(out.fileno())
-        if target.exists():
-            # Keep the permissions of the file being replaced.
-            os.chmod(temporary, target.stat().st_mode & 0o7777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, target)
-    except BaseException as error:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            # Name the file the user asked for, not the temporary one.
-            raise OSError(error.errno, error.strerror, os.fspath(target)) from error
-        raise
+    files.write_atomically(path, data)
 
 
 #: Most characters read for an ``@PATH`` argument: far more than any solution needs, few

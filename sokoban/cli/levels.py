@@ -64,13 +64,20 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
     collection = load_collection(file)
     levels = select_levels(collection, level)
     records = [level_record(collection, lv) for lv in levels]
+    found = len(collection) + len(collection.errors)
     if as_json:
         echo_json(
             {
                 "file": os.fspath(file),
                 "title": collection.title,
+                "metadata": dict(collection.metadata),
+                "found": found,
                 "levels": records,
                 "skipped": [str(error) for error in collection.errors],
+                "broken": [
+                    {"level": error.level, "line": error.line, "error": error.reason}
+                    for error in collection.errors
+                ],
             }
         )
         return
@@ -94,9 +101,14 @@ def info(file: Path, level: Selection | None, as_json: bool) -> None:
         )
     out = console()
     print_table(out, table)
-    summary = f"{len(records)} of {len(collection)} levels"
+    summary = f"{len(records)} of {found} level{'s' if found != 1 else ''} shown"
     if skipped := len(collection.errors):
-        summary += f", {skipped} broken level{'s' if skipped > 1 else ''} skipped"
+        named = ", ".join(
+            f"level {error.level}" + (f" (line {error.line})" if error.line else "")
+            for error in collection.errors[:10]
+        )
+        more = f" and {skipped - 10} more" if skipped > 10 else ""
+        summary += f"; {skipped} broken, skipped: {named}{more}"
     out.print(Text(summary))
 
 
@@ -145,26 +157,45 @@ def show(file: Path, level: Selection | None, as_json: bool) -> None:
     type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     help="The file to write ('-' for stdout).",
 )
-@click.option("--rle", is_flag=True, help="Run-length encode the board rows.")
+@click.option(
+    "--format",
+    "-f",
+    "out_format",
+    type=click.Choice(["sok", "slc"]),
+    default=None,
+    help="The format to write: SOK text (XSB with notes and snapshots) or SLC (XML); "
+    "default SLC for an OUTPUT ending in .slc, else SOK.",
+)
+@click.option("--rle", is_flag=True, help="Run-length encode the board rows (SOK).")
 @level_option(help="Levels to write (number, title, range, list or 'all'); default all.")
 @click.option(
     "--skip-broken", is_flag=True, help="Write the readable levels of a file with broken ones."
+)
+@click.option(
+    "--lossy",
+    is_flag=True,
+    help="Write even when the format cannot hold everything (what is left out is listed "
+    "on stderr); without it that is an error.",
 )
 @json_option
 def convert(
     file: Path,
     output: Path,
+    out_format: str | None,
     rle: bool,
     level: Selection | None,
     skip_broken: bool,
+    lossy: bool,
     as_json: bool,
 ) -> None:
-    """Rewrite FILE as canonical XSB.
+    """Rewrite FILE as SOK or SLC.
 
-    Writes the levels to OUTPUT with their titles and metadata. The output appears whole or
+    Writes the levels to OUTPUT with the file's notes (``Collection:`` and the other
+    metadata, the header) and each level's title, notes and snapshots. What the output
+    format cannot hold is an error unless --lossy is given. The output appears whole or
     not at all, and the input file is never overwritten.
     """
-    from sokoban import xsb
+    from sokoban import slc, xsb
 
     to_stdout = os.fspath(output) == "-"
     if not to_stdout and same_file(file, output):
@@ -173,6 +204,10 @@ def convert(
             param_hint="'--output'",
         )
     check_output(output, "'--output'")
+    if out_format is None:
+        out_format = "slc" if output.name.lower().endswith(".slc") else "sok"
+    if rle and out_format == "slc":
+        raise click.BadParameter("SLC rows are never run-length encoded", param_hint="'--rle'")
     collection = load_collection(file)
     if collection.errors and not skip_broken:
         n = len(collection.errors)
@@ -181,18 +216,44 @@ def convert(
             "fix them or pass --skip-broken"
         )
     levels = select_levels(collection, level)
-    text = xsb.format_collection(levels, rle=rle, header=collection.header)
+    chosen = dataclasses.replace(
+        collection, levels=levels, errors=[], positions=[collection.number(lv) for lv in levels]
+    )
+    losses: list[str] = []
+    if out_format == "slc":
+        text = slc.dumps(chosen, losses)
+    else:
+        text = xsb.dumps(chosen, rle=rle, losses=losses)
+    if losses:
+        shown = losses[:MAX_LOSSES]
+        more = len(losses) - len(shown)
+        kind = "warning" if lossy else "error"
+        for line in shown:
+            click.echo(f"{kind}: {out_format.upper()} cannot hold {line}", err=True)
+        if more:
+            click.echo(f"{kind}: and {more} more things it cannot hold", err=True)
+        if not lossy:
+            raise SokobanError(
+                f"{len(losses)} thing{'s' if len(losses) != 1 else ''} of {os.fspath(file)} "
+                f"would be lost in {out_format.upper()}; pass --lossy to write it anyway"
+            )
     write_atomically(output, text)
     record = {
         "output": os.fspath(output),
+        "format": out_format,
         "levels": len(levels),
         "skipped": len(collection.errors),
         "rle": rle,
+        "lost": losses,
     }
     if as_json and not to_stdout:
         echo_json(record)
     elif not to_stdout:
         click.echo(f"wrote {len(levels)} level{'s' if len(levels) != 1 else ''} to {output}")
+
+
+#: Losses listed one by one on stderr; the rest are counted.
+MAX_LOSSES = 20
 
 
 def _check(lv: Level, steps: Solution) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from sokoban import xsb
+from sokoban import slc
 from sokoban.errors import LevelNotFoundError, SokobanError
 from sokoban.level import Level
 from sokoban.store import Store
@@ -48,7 +48,7 @@ def read_collection(
     naming it. Broken levels are skipped (their count is in the description)."""
     name = os.fspath(path)
     try:
-        collection = xsb.load(Path(path))
+        collection = slc.load_file(path)
     except OSError as error:
         raise SokobanError(f"{name}: {error.strerror or error}") from None
     except SokobanError as error:
