@@ -174,6 +174,11 @@ class DaskMissingError(SokobanError):
     """A scheduler address was given but ``dask.distributed`` is not installed."""
 
 
+class ExtraMissingError(SokobanError):
+    """An optional dependency is missing: Pillow for PNG, GIF, APNG and WebP pictures (the
+    ``image`` extra), matplotlib for plots (the ``plot`` extra)."""
+
+
 class LayoutError(SokobanError):
     """A generator layout that cannot be made or used (too small, no room, too many
     rejections)."""

@@ -75,7 +75,7 @@ def _interrupt_on_sigterm() -> Any:
     return signal.signal(signal.SIGTERM, _sigterm)
 
 
-@click.group(cls=_Group)
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sokoban")
 def main() -> None:
     """Solve, generate and analyse Sokoban puzzles."""
