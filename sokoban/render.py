@@ -394,6 +394,11 @@ def _disc(draw: ImageDraw.ImageDraw, x: int, y: int, side: int, radius: float, f
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill)
 
 
+def encode_png(picture: Image.Image) -> bytes:
+    """A Pillow image as PNG bytes."""
+    return _encode(picture, "PNG", optimize=True)
+
+
 def _encode(image: Image.Image, format: str, **options: Any) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format=format, **options)
@@ -694,7 +699,7 @@ def _switch(attribute: str, flags: list[bool], step: float, total: float) -> str
 # --- contact sheets ------------------------------------------------------------------------------
 
 #: Height of a thumbnail's caption, in pixels.
-_CAPTION = 18
+CAPTION = 18
 
 
 def _thumbnail_cell(level: Level, size: int) -> int:
@@ -725,13 +730,13 @@ def sheet_svg(levels: Iterable[Level], columns: int = 6, size: int = 160, start:
         )
     columns = max(1, min(columns, len(items) or 1))
     rows = (len(items) + columns - 1) // columns
-    width, height = columns * size, rows * (size + _CAPTION)
+    width, height = columns * size, rows * (size + CAPTION)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
     ]
     for i, level in enumerate(items):
-        x, y = (i % columns) * size, (i // columns) * (size + _CAPTION)
+        x, y = (i % columns) * size, (i // columns) * (size + CAPTION)
         c = _thumbnail_cell(level, size)
         picture = svg(level, c).splitlines()
         w, h = level.width * c, level.height * c
@@ -741,7 +746,7 @@ def sheet_svg(levels: Iterable[Level], columns: int = 6, size: int = 160, start:
         out.extend(picture[1:])
         caption = escape(_caption(start + i, level, max(4, size // 7)))
         out.append(
-            f'<text x="{x + size // 2}" y="{y + size + _CAPTION - 5}" '
+            f'<text x="{x + size // 2}" y="{y + size + CAPTION - 5}" '
             f'text-anchor="middle">{caption}</text>'
         )
     out.append("</svg>")
@@ -766,12 +771,12 @@ def sheet_png(
         )
     columns = max(1, min(columns, len(items) or 1))
     rows = (len(items) + columns - 1) // columns
-    width, height = columns * size, rows * (size + _CAPTION)
+    width, height = columns * size, rows * (size + CAPTION)
     _check_pixels(width, height, size, "sheet")
     sheet = Image.new("RGBA", (width, height), (*_rgb(COLOURS["background"]), 255))
     draw = ImageDraw.Draw(sheet)
     for i, level in enumerate(items):
-        x, y = (i % columns) * size, (i // columns) * (size + _CAPTION)
+        x, y = (i % columns) * size, (i // columns) * (size + CAPTION)
         c = _thumbnail_cell(level, size)
         picture = image(level, c)
         ox, oy = x + (size - picture.width) // 2, y + (size - picture.height) // 2
