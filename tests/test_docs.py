@@ -1,0 +1,118 @@
+"""The documentation: the tutorial's examples run as one doctest session, every command
+has its page, and the site's navigation names every page."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from sokoban.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _blocks(path: Path) -> list[tuple[str, str, int]]:
+    """The fenced code blocks of a page: (language, body, line of the first body line)."""
+    text = path.read_text()
+    return [
+        (m.group(1), m.group(2), text.count("\n", 0, m.start(2)) + 1)
+        for m in re.finditer(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    ]
+
+
+def test_the_tutorial_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every example of the tutorial, in order, in one namespace, in a fresh folder."""
+    monkeypatch.chdir(tmp_path)
+    path = DOCS / "tutorial.md"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    namespace: dict[str, object] = {"__name__": "tutorial"}
+    examples = 0
+    for _, body, line in _blocks(path):
+        test = parser.get_doctest(body, namespace, "tutorial", str(path), line - 1)
+        runner.run(test, clear_globs=False)
+        namespace = test.globs  # the next block goes on where this one ended
+        examples += len(test.examples)
+    result = runner.summarize(verbose=False)
+    assert examples > 40 and result.attempted == examples
+    assert result.failed == 0, f"{result.failed} tutorial examples failed (see the output)"
+
+
+def test_every_tutorial_code_block_is_an_example() -> None:
+    """A python block with no ``>>>`` would not be run: every one is a pycon session."""
+    blocks = _blocks(DOCS / "tutorial.md")
+    assert blocks and all(kind == "pycon" and body.startswith(">>> ") for kind, body, _ in blocks)
+
+
+def test_every_command_has_a_page() -> None:
+    pages = {path.stem for path in (DOCS / "cli").glob("*.md")} - {"index"}
+    assert pages == set(main.commands)
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for name in main.commands:
+        page = (DOCS / "cli" / f"{name}.md").read_text()
+        assert f":prog_name: sokoban {name}" in page and f"cli/{name}.md" in nav
+
+
+def test_the_navigation_names_every_page() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text()
+    pages = [p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")]
+    missing = [p for p in pages if p not in nav]
+    assert missing == []
+
+
+def test_the_notebook_runs_and_shows_pictures() -> None:
+    """docs/tour.ipynb, executed afresh: no cell fails, and it shows the collection, the
+    level, the replay and the marks as SVG, the solver result as a table, the plot as PNG."""
+    try:
+        import nbclient
+        import nbformat
+    except ImportError:
+        reason = "the docs extra (nbclient, ipykernel) is not installed"
+        if "docs" in os.environ.get("SOKOBAN_REQUIRE", ""):
+            pytest.fail(f"the notebook test is required (SOKOBAN_REQUIRE) but {reason}")
+        pytest.skip(reason)
+    notebook = nbformat.read(DOCS / "tour.ipynb", as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(DOCS)}}
+    )
+    client.execute()
+    shown: list[str] = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", output
+            data = output.get("data", {})
+            shown.append(data.get("text/html", "") + data.get("image/svg+xml", ""))
+            if "image/png" in data:
+                shown.append("PNG")
+    text = "\n".join(shown)
+    assert text.count("<svg") >= 4 and "<animateTransform" in text
+    assert "<table>" in text and "astar" in text and "PNG" in shown
+
+
+def test_the_api_pages_fence_doctest_examples() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fences", DOCS / "hooks" / "doctest_fences.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "Intro.\n\n    >>> x = 1\n    >>> x\n    1\n\nAfter."
+    assert module.fence(text).splitlines() == [
+        "Intro.",
+        "",
+        "    ```pycon",
+        "    >>> x = 1",
+        "    >>> x",
+        "    1",
+        "    ```",
+        "",
+        "After.",
+    ]
