@@ -1,27 +1,32 @@
 """A griffe extension for the API pages: a docstring's ``>>>`` examples (with their
 output, up to a blank line) become ``pycon`` code blocks, which Markdown would otherwise
-read as nested quotes. Loaded by mkdocs.yml; not part of the package."""
+read as nested quotes, and reST roles (``:class:`~sokoban.Level```) become code spans.
+Loaded by mkdocs.yml; not part of the package."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
 
+_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|attr|mod|data|exc|obj):`(~?)([^`]+)`")
+
+
+def roles(text: str) -> str:
+    """reST cross-reference roles as Markdown code spans (``~`` keeps the last name).
+
+    >>> roles("see :class:`~sokoban.level.Level` and :func:`sokoban.lurd.replay`")
+    'see `Level` and `sokoban.lurd.replay`'
+    """
+    return _ROLE.sub(
+        lambda m: f"`{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}`", text
+    )
+
 
 def fence(text: str) -> str:
-    """``text`` with each run of doctest lines wrapped in a fenced block.
-
-    >>> print(fence("Some text.\\n\\n>>> 1 + 1\\n2\\n\\nMore."))
-    Some text.
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    More.
-    """
+    """``text`` with each run of doctest lines (an example, its output, up to a blank line)
+    wrapped in a ``pycon`` fenced block (tests/test_docs.py shows one)."""
     out: list[str] = []
     inside = False
     indent = ""
@@ -41,8 +46,8 @@ def fence(text: str) -> str:
 
 
 class DoctestFences(griffe.Extension):
-    """Fences the doctest examples of every docstring griffe loads."""
+    """Fences the doctest examples and rewrites the roles of every docstring griffe loads."""
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = roles(fence(obj.docstring.value))
