@@ -442,6 +442,21 @@ ANIMATION_FORMATS = {"gif": ".gif", "apng": ".png", "webp": ".webp", "svg": ".sv
 MIN_SPEED, MAX_SPEED = 0.1, 50.0
 
 
+#: The most memory an animation's frames may take while it is encoded (Pillow holds them
+#: all): a paletted GIF frame is a byte a pixel, an APNG or WebP frame four.
+MAX_ANIMATION_BYTES = 512 << 20
+
+
+def _check_animation(painter: _Painter, frames: int, per_pixel: int, cell: int) -> None:
+    size = painter.width * painter.height * frames * per_pixel
+    if size > MAX_ANIMATION_BYTES:
+        raise PictureTooLargeError(
+            f"{frames:,} frames of {painter.width} x {painter.height} pixels would take "
+            f"{size / (1 << 20):,.0f} MiB, over {MAX_ANIMATION_BYTES >> 20} MiB; use a smaller "
+            f"cell than {cell}, a frame per push, GIF, or SVG"
+        )
+
+
 def _positions(source: Replay | Iterable[Level], every: str) -> list[Level]:
     from sokoban.lurd import Replay
 
@@ -473,7 +488,7 @@ def frames(
     positions of one board; ``flat`` puts them on an opaque background."""
     positions = _positions(source, every)
     painter = _Painter(positions[0], cell, marks, flat=flat)
-    _check_pixels(painter.width, painter.height * len(positions), cell, "animation")
+    _check_animation(painter, len(positions), 4, cell)
     return [painter.draw(position) for position in positions]
 
 
@@ -504,18 +519,17 @@ def animation(
         if not features.check("webp"):
             raise ExtraMissingError("this Pillow was built without WebP: choose GIF or APNG")
     painter = _Painter(positions[0], cell, marks, flat=format == "gif")
-    _check_pixels(painter.width, painter.height * len(positions), cell, "animation")
-    images = [painter.draw(position) for position in positions]
-    first, rest = images[0], images[1:]
+    _check_animation(painter, len(positions), 1 if format == "gif" else 4, cell)
     if format == "gif":
         # One palette for every frame, made from every colour a frame can hold, so that
         # colours stay steady from frame to frame; no dithering (flat areas stay flat).
+        # Each frame is paletted as it is drawn: a byte a pixel is all that is kept.
         from PIL import Image
 
         palette = painter.palette_source().quantize(256, Image.Quantize.MEDIANCUT)
         paletted = [
-            picture.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
-            for picture in images
+            painter.draw(p).convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+            for p in positions
         ]
         data = _encode(
             paletted[0],
@@ -526,7 +540,10 @@ def animation(
             loop=0,
             disposal=1,
         )
-    elif format == "apng":
+        return _write(data, path)
+    images = [painter.draw(position) for position in positions]
+    first, rest = images[0], images[1:]
+    if format == "apng":
         data = _encode(first, "PNG", save_all=True, append_images=rest, duration=durations, loop=0)
     else:
         data = _encode(
