@@ -116,3 +116,21 @@ def test_the_api_pages_fence_doctest_examples() -> None:
         "",
         "After.",
     ]
+
+
+def test_the_readme_says_which_commands_lack_json() -> None:
+    """README: "every one but `serve` takes `--json`": the exceptions it names are the
+    commands (and subcommands) without the flag."""
+    import click
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    named = re.search(r"every one but ((?:`[a-z -]+`(?:, | and )?)+) takes `--json`", readme)
+    assert named is not None
+    claimed = set(re.findall(r"`([a-z -]+)`", named.group(1)))
+    lacking = set()
+    for name, command in main.commands.items():
+        commands = command.commands if isinstance(command, click.Group) else {name: command}
+        for sub, leaf in commands.items():
+            if not any("--json" in p.opts for p in leaf.params):
+                lacking.add(name if sub == name else f"{name} {sub}")
+    assert lacking == claimed

@@ -49,3 +49,24 @@ def test_a_cold_cache_is_announced(
     result = run(runner, "bench", TINY, "-l", "1", "-m", "astar", "-w", "0")
     assert result.exit_code == 0, result.stderr
     assert (solve_cli.COLD_CACHE_NOTE in result.stderr) is cold
+
+
+def test_serve_get_makes_no_lasting_database(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``serve --get`` without --db answers from a throwaway database when there is none
+    yet, so that one request writes nothing lasting; an existing default one is used."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    result = run(runner, "serve", "--get", "/api/collections", "--daily-ahead", "-1")
+    assert result.exit_code == 0, result.stderr
+    assert '"builtin"' in result.stdout
+    assert list(tmp_path.iterdir()) == []
+    from sokoban import Level
+    from sokoban.store import Store, default_path
+
+    store = Store(default_path())  # the web game has run here before and saved a level
+    store.save_level(Level.from_xsb("#####\n#@$.#\n#####"), "Kept")
+    store.close()
+    result = run(runner, "serve", "--get", "/api/collections/mine", "--daily-ahead", "-1")
+    assert result.exit_code == 0, result.stderr
+    assert '"Kept"' in result.stdout
