@@ -134,3 +134,33 @@ def test_the_readme_says_which_commands_lack_json() -> None:
             if not any("--json" in p.opts for p in leaf.params):
                 lacking.add(name if sub == name else f"{name} {sub}")
     assert lacking == claimed
+
+
+#: The pictures the tutorial shows, and how the library draws them (the test keeps them
+#: up to date: regenerate with ``python tests/test_docs.py``).
+TWO_ROWS = "######\n#@$ .#\n# $ .#\n######"
+
+
+def _tutorial_pictures() -> dict[str, str]:
+    from sokoban import Level, render
+    from sokoban.marks import marks
+
+    level = Level.from_xsb(TWO_ROWS)
+    played = level.replay("RRlldRR")
+    return {
+        "two-rows.svg": render.svg(level, 32),
+        "two-rows-solution.svg": render.animated_svg(played, 32, speed=4),
+        "two-rows-marked.svg": render.svg(level, 32, marks(level, ["dead", "path"], played)),
+    }
+
+
+def test_the_tutorial_pictures_are_current() -> None:
+    text = (DOCS / "tutorial.md").read_text()
+    for name, picture in _tutorial_pictures().items():
+        assert (DOCS / "img" / name).read_text() == picture, f"{name}: run tests/test_docs.py"
+        assert f"(img/{name})" in text
+
+
+if __name__ == "__main__":
+    for name, picture in _tutorial_pictures().items():
+        (DOCS / "img" / name).write_text(picture)
