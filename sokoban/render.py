@@ -625,6 +625,15 @@ def animated_svg(
         f'<circle cx="{n(c / 2)}" cy="{n(c / 2)}" r="{n(_PLAYER_RADIUS * c)}" '
         f'fill="{COLOURS["player"]}" stroke="{COLOURS["player_edge"]}" stroke-width="{line}"/>'
     )
+    # A player on a goal shows the goal's dot on its body, as in the still pictures.
+    on_goal = [cell_ in start.goals for cell_ in tracks[0]]
+    if any(on_goal):
+        out.append(
+            f'<circle cx="{n(c / 2)}" cy="{n(c / 2)}" r="{n(_PLAYER_GOAL_RADIUS * c)}" '
+            f'fill="{COLOURS["goal"]}" opacity="{int(on_goal[0])}">'
+            + _switch("opacity", on_goal, step, total)
+            + "</circle>"
+        )
     out.append("</g>")
     out.extend(arrows)
     out.append("</svg>")
@@ -666,9 +675,11 @@ def _slide(level: Level, track: list[int], c: int, step: float, total: float) ->
     transform = f'transform="translate({x0 * c} {y0 * c})"'
     if len(keys) == 1:
         return f"<g {transform}>"
-    times = [f * step / total for f, _ in keys] + [1.0]
+    times = [f * step / total for f, _ in keys]
     values = [level.xy(cell_) for _, cell_ in keys]
-    values.append(values[-1])
+    if times[-1] < 1 - 1e-9:  # hold the last cell to the end (no pause: it ends there)
+        times.append(1.0)
+        values.append(values[-1])
     text_values = ";".join(f"{x * c} {y * c}" for x, y in values)
     text_times = ";".join(map(_time, _strict(times)))
     return (
@@ -703,8 +714,12 @@ def _switch(attribute: str, flags: list[bool], step: float, total: float) -> str
             keys.append((f, flags[f]))
     if len(keys) == 1:
         return ""
-    times = _strict([f * step / total for f, _ in keys] + [1.0])
-    values = [int(flag) for _, flag in keys] + [int(keys[-1][1])]
+    times = [f * step / total for f, _ in keys]
+    values = [int(flag) for _, flag in keys]
+    if times[-1] < 1 - 1e-9:
+        times.append(1.0)
+        values.append(values[-1])
+    times = _strict(times)
     return (
         f'<animate attributeName="{attribute}" calcMode="discrete" '
         f'values="{";".join(map(str, values))}" '

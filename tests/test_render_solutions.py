@@ -176,7 +176,7 @@ def test_animated_svg_shows_every_position_of_the_replay(played) -> None:  # typ
 
 def test_animated_svg_turns_boxes_green_on_goals() -> None:
     level = Level.from_xsb("######\n#@$ .#\n######")
-    text = render.animated_svg(level.replay("RR"), cell=10, speed=2, hold=0)
+    text = render.animated_svg(level.replay("RR"), cell=10, speed=2, hold=0.5)
     green = re.search(r'<animate attributeName="opacity"[^>]*values="([^"]*)"', text)
     assert green is not None and green.group(1) == "0;1;1"
 
@@ -264,3 +264,14 @@ def test_missing_pillow_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> N
     # SVG needs nothing.
     assert render.svg(level).startswith("<svg")
     assert "<animateTransform" in render.animated_svg(level.replay("R"))
+
+
+def test_animated_svg_shows_the_goal_under_the_player() -> None:
+    level = Level.from_xsb("#######\n#@ .$.#\n#######")
+    text = render.animated_svg(level.replay("rrR"), cell=10, speed=2, hold=0)
+    dot = re.search(
+        r'<circle[^>]*r="1"[^>]*opacity="0"><animate[^>]*values="([^"]*)" keyTimes="([^"]*)"',
+        text,
+    )
+    # Off, on while the player stands on the goal (the second step), off when it pushes on.
+    assert dot is not None and dot.groups() == ("0;1;0", "0;0.666667;1")
