@@ -263,7 +263,7 @@ class _Painter:
     def __init__(
         self, level: Level, cell: int, marks: Marks | None = None, flat: bool = False
     ) -> None:
-        require_pillow("raster pictures (PNG, GIF, APNG, WebP)")
+        require_pillow("drawing PNG, GIF, APNG or WebP")
 
         self.c = c = _check_cell(cell)
         self.width, self.height = level.width * c, level.height * c
@@ -793,7 +793,7 @@ def sheet_png(
     start: int = 1,
 ) -> bytes:
     """The contact sheet of :func:`sheet_svg` as PNG bytes (on a white background)."""
-    require_pillow("PNG contact sheets")
+    require_pillow("drawing a PNG contact sheet")
     from PIL import Image, ImageDraw
 
     items = list(levels)
