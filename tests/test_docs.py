@@ -164,3 +164,16 @@ def test_the_tutorial_pictures_are_current() -> None:
 if __name__ == "__main__":
     for name, picture in _tutorial_pictures().items():
         (DOCS / "img" / name).write_text(picture)
+
+
+def test_the_readme_quick_start_is_what_ci_runs() -> None:
+    """The README's test command and the extras it installs are .ci/run's."""
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    install = re.search(
+        r'pip install -e "\.\[([a-z,]+)\]" && \.venv/bin/(python -m pytest.*)', readme
+    )
+    assert install is not None
+    extras, command = install.groups()
+    assert f'pip install --quiet -e ".[{extras}]"' in ci
+    assert command.strip() in ci
