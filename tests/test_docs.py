@@ -177,3 +177,22 @@ def test_the_readme_quick_start_is_what_ci_runs() -> None:
     extras, command = install.groups()
     assert f'pip install --quiet -e ".[{extras}]"' in ci
     assert command.strip() in ci
+
+
+def test_shell_completion_works_as_documented() -> None:
+    """docs/cli/index.md's completion lines: the script the shell evaluates, and an answer."""
+    import shutil
+    import subprocess
+    import sys
+
+    assert "_SOKOBAN_COMPLETE=bash_source sokoban" in (DOCS / "cli" / "index.md").read_text()
+    script = shutil.which("sokoban", path=str(Path(sys.executable).parent))
+    if script is None:
+        pytest.skip("the sokoban script is not installed beside this Python")
+    env = {**os.environ, "_SOKOBAN_COMPLETE": "bash_source"}
+    source = subprocess.run([script], env=env, capture_output=True, text=True, timeout=60)
+    assert "_sokoban_completion()" in source.stdout
+    env = {**os.environ, "_SOKOBAN_COMPLETE": "bash_complete", "COMP_WORDS": "sokoban ren"}
+    env["COMP_CWORD"] = "1"
+    answer = subprocess.run([script], env=env, capture_output=True, text=True, timeout=60)
+    assert answer.stdout.split() == ["plain,render"]
