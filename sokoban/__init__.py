@@ -10,6 +10,7 @@ from sokoban.errors import (
     BoardTooLargeError,
     BudgetTooLargeError,
     DaskMissingError,
+    ExtraMissingError,
     GenerateError,
     IllegalMoveError,
     InvalidLevelError,
@@ -29,7 +30,18 @@ from sokoban.level import MAX_FLOOR, MAX_SIDE, Level, Problem
 from sokoban.lurd import Metrics, Replay, Solution, replay, verify
 from sokoban.snapshot import Snapshot
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version: pyproject.toml is its one source."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sokoban")
+    except PackageNotFoundError:  # a source tree on sys.path, never installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 __all__ = [
     "DIRECTIONS",
@@ -39,6 +51,7 @@ __all__ = [
     "BoardTooLargeError",
     "BudgetTooLargeError",
     "DaskMissingError",
+    "ExtraMissingError",
     "Direction",
     "Game",
     "GenerateError",

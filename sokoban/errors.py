@@ -12,7 +12,8 @@ Catch :class:`SokobanError` for any of them; the subclasses say what was wrong:
 - batch work: :class:`SchedulerError`, :class:`DaskMissingError`;
 - making levels: :class:`LayoutError` (a generator layout), :class:`GenerateError` (a
   generation request), :class:`AnalysisError` (a room for the single-box analysis);
-- storage: :class:`StoreError` (a database that cannot be opened, or too new).
+- storage: :class:`StoreError` (a database that cannot be opened, or too new);
+- set-up: :class:`ExtraMissingError` (an optional extra that is not installed).
 
 Other modules keep exceptions of their own that never reach a user as bad input: signals
 between parts (``sokoban._rle.RleError``, turned into the errors above;
@@ -201,6 +202,11 @@ class SchedulerError(SokobanError):
 
 class DaskMissingError(SokobanError):
     """A scheduler address was given but ``dask.distributed`` is not installed."""
+
+
+class ExtraMissingError(SokobanError):
+    """An optional dependency is missing: Pillow for PNG, GIF, APNG and WebP pictures (the
+    ``image`` extra), matplotlib for plots (the ``plot`` extra)."""
 
 
 class LayoutError(SokobanError):

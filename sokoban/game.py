@@ -123,3 +123,12 @@ class Game:
     @property
     def pushes(self) -> int:
         return sum(1 for _, push in self._done if push)
+
+    def __repr__(self) -> str:
+        state = ", solved" if self.is_solved else ""
+        return f"<Game {self.moves} moves, {self.pushes} pushes{state}: {self.lurd()!r}>"
+
+    def _repr_html_(self) -> str:
+        from sokoban import render
+
+        return render.game_html(self)

@@ -126,16 +126,55 @@ class Metrics:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Replay:
     """What playing a solution gave: the final position, the solution with its real pushes,
-    the metrics, and the box each push moved (its cell before the push)."""
+    the metrics, the box each push moved (its cell before the push), and the start.
+
+    >>> played = replay(Level.from_xsb("######\\n#@$ .#\\n######"), "RR")
+    >>> [position.player for position in played.frames()]
+    [7, 8, 9]
+    >>> len(list(played.frames(every="push"))), played.is_solved
+    (3, True)
+    """
 
     final: Level
     solution: Solution
     metrics: Metrics
     pushed_cells: tuple[int, ...]
+    start: Level | None = None
 
     @property
     def is_solved(self) -> bool:
         return self.final.is_solved
+
+    def frames(self, every: str = "move") -> Iterator[Level]:
+        """The positions of the replay: the start, then the position after every move
+        (``every="move"``) or after every push (``every="push"``), the last one final."""
+        if every not in ("move", "push"):
+            raise ValueError(f"every must be 'move' or 'push', not {every!r}")
+        if self.start is None:
+            raise ValueError("this replay does not know its start position")
+        position = self.start
+        yield position
+        player = min(position.players)
+        boxes = set(position.boxes)
+        pushes = iter(self.pushed_cells)
+        last = len(self.solution) - 1
+        for index, (direction, push) in enumerate(self.solution):
+            target = position.neighbour(player, direction)
+            assert target is not None
+            if push:
+                box = next(pushes)
+                beyond = position.neighbour(box, direction)
+                assert beyond is not None
+                boxes.discard(box)
+                boxes.add(beyond)
+            player = target
+            if every == "move" or push or index == last:
+                yield position.moved(boxes=boxes, player=player)
+
+    def _repr_html_(self) -> str:
+        from sokoban import render
+
+        return render.replay_html(self)
 
 
 def replay(level: Level, solution: Solution | str) -> Replay:
@@ -215,7 +254,7 @@ def replay(level: Level, solution: Solution | str) -> Replay:
         pushing_sessions=sessions,
         player_lines=player_lines,
     )
-    return Replay(final, Solution(tuple(steps)), metrics, tuple(pushed))
+    return Replay(final, Solution(tuple(steps)), metrics, tuple(pushed), level)
 
 
 def check_player(level: Level) -> None:

@@ -203,6 +203,12 @@ class Collection:
     def __iter__(self) -> Iterator[Level]:
         return iter(self.levels)
 
+    def _repr_html_(self) -> str:
+        """A grid of thumbnails, as a notebook shows the collection."""
+        from sokoban import render  # render draws levels: imported when first shown
+
+        return render.collection_html(self.levels, self.title)
+
     @overload
     def __getitem__(self, index: int) -> Level: ...
 

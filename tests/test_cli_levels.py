@@ -446,8 +446,8 @@ def test_render_png(runner, tmp_path, good) -> None:
 
 
 def test_render_errors(runner, tmp_path, good) -> None:
-    one_error(run(runner, "render", good, "-l", "1", "-o", tmp_path / "x.gif"), ".svg", code=2)
-    assert not (tmp_path / "x.gif").exists()
+    one_error(run(runner, "render", good, "-l", "1", "-o", tmp_path / "x.bmp"), ".svg", code=2)
+    assert not (tmp_path / "x.bmp").exists()
     one_error(run(runner, "render", good, "-o", tmp_path / "x.svg"), "--level", code=2)
     one_error(run(runner, "render", good, "-l", "1", "-o", tmp_path / "x.svg", "--cell", "1"))
     one_error(run(runner, "render", good, "-l", "99", "-o", tmp_path / "x.svg"), "99")

@@ -19,7 +19,7 @@ from sokoban import __version__
 from sokoban.errors import SokobanError
 
 #: Modules under ``sokoban.cli`` that add commands to the group when imported.
-COMMAND_MODULES = ["levels", "analysis", "solve", "generate", "search", "web", "db", "rl"]
+COMMAND_MODULES = ["levels", "pictures", "analysis", "solve", "generate", "search", "web", "db", "rl"]
 
 
 def _one_line(error: BaseException) -> str:
@@ -75,7 +75,7 @@ def _interrupt_on_sigterm() -> Any:
     return signal.signal(signal.SIGTERM, _sigterm)
 
 
-@click.group(cls=_Group)
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="sokoban")
 def main() -> None:
     """Solve, generate and analyse Sokoban puzzles."""

@@ -25,6 +25,7 @@ from sokoban.cli.common import (
     write_atomically,
 )
 from sokoban.errors import SokobanError
+from sokoban.extras import require_matplotlib
 
 #: Rooms with more floor cells than this show a progress bar.
 PROGRESS_FLOOR = 120
@@ -101,6 +102,7 @@ def single_box(file: Path, level: Selection | None, histogram: Path | None, as_j
 
     if histogram is not None:
         check_output(histogram, "'--histogram'", inputs=(file,))
+        require_matplotlib("--histogram")
     collection = load_collection(file)
     room = bare_room(select_one(collection, level, file))
     floor = len(room_floor(room))

@@ -1,4 +1,5 @@
-"""Commands on level files: ``info``, ``show``, ``convert``, ``verify`` and ``render``."""
+"""Commands on level files: ``info``, ``show``, ``convert`` and ``verify`` (``render`` is in
+:mod:`sokoban.cli.pictures`)."""
 
 from __future__ import annotations
 
@@ -385,60 +386,3 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
             err=True,
         )
         raise click.exceptions.Exit(1)
-
-
-_PICTURE_SUFFIXES = (".svg", ".png")
-
-
-@main.command()
-@file_argument
-@level_option(help="The level to draw (number or title); needed when FILE has several.")
-@click.option(
-    "--output",
-    "-o",
-    "output",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The picture to write: .svg or .png.",
-)
-@click.option(
-    "--cell",
-    type=click.IntRange(4, 256),
-    default=32,
-    show_default=True,
-    help="Pixels a square.",
-)
-@json_option
-def render(file: Path, level: Selection | None, output: Path, cell: int, as_json: bool) -> None:
-    """Draw a level as SVG or PNG.
-
-    The format follows OUTPUT's suffix: .svg or .png.
-    """
-    from sokoban import render as pictures
-
-    # By the name's end, so that a file named just ".svg" is an SVG too.
-    suffix = next((s for s in _PICTURE_SUFFIXES if output.name.lower().endswith(s)), "")
-    if not suffix:
-        raise click.BadParameter(
-            f"{os.fspath(output)!r} must end in .svg or .png", param_hint="'--output'"
-        )
-    check_output(output, "'--output'", inputs=(file,))
-    collection = load_collection(file)
-    lv = select_one(collection, level, file)
-    if suffix == ".svg":
-        write_atomically(output, pictures.svg(lv, cell=cell))
-    else:
-        write_atomically(output, pictures.png(lv, None, cell=cell))
-    width, height = lv.width * cell, lv.height * cell
-    if as_json:
-        echo_json(
-            {
-                "output": os.fspath(output),
-                "format": suffix[1:],
-                "level": collection.number(lv),
-                "width": width,
-                "height": height,
-            }
-        )
-    else:
-        click.echo(f"wrote {output} ({width}x{height} pixels)")

@@ -29,6 +29,7 @@ from sokoban.cli.common import (
 )
 from sokoban.cli.solve import method_options, parse_method_options
 from sokoban.errors import SokobanError
+from sokoban.extras import require_matplotlib
 
 #: The methods ``compare`` runs when --methods is not given.
 DEFAULT_METHODS = ("bfs", "astar", "ida", "sma", "bidirectional", "bfs-moves", "moves")
@@ -357,6 +358,7 @@ def curve(
     if plot is not None:
         # Refused before the searches, not after them: never the level file itself.
         check_output(plot, "'--plot'", inputs=(file,))
+        require_matplotlib("--plot")
     collection = load_collection(file)
     lv = select_one(collection, level, file)
     number = collection.number(lv)

@@ -283,7 +283,7 @@ def solve_command(
     err = console(stderr=True)
     # Load (or, on a cold cache, compile on every core) the kernels first, so the first
     # level's seconds and time limit cover its search only.
-    with err.status(f"loading the {method} kernels"):
+    with err.status(_kernel_status(err, method)):
         load_seconds = bench.load_kernels([method], **options)
     if load_seconds >= KERNEL_LOAD_SHOWN:  # not when this process had them already
         err.print(f"kernels loaded in {load_seconds:.1f} s")
@@ -469,7 +469,9 @@ def bench_command(
     except (UnicodeDecodeError, KeyError, ValueError, csv.Error) as error:
         name = os.fspath(optimal_path or "")
         raise SokobanError(f"{name!r} is not a table of known optima: {error}") from None
-    load_seconds = bench.load_kernels([method], **options)
+    err = console(stderr=True)
+    with err.status(_kernel_status(err, method)):
+        load_seconds = bench.load_kernels([method], **options)
     rows, interrupted = _bench_until_interrupted(tasks, workers, scheduler, f"bench {method}")
     rows = [bench.check_known(row, optima) for row in rows]
     summaries = bench.summarise(rows)
@@ -498,6 +500,24 @@ def bench_command(
     wrong = sum(r.mismatch for r in rows)
     if wrong:
         raise SokobanError(f"{wrong} solutions claimed optimal differ from known optima")
+
+
+#: What a first run on a cold numba cache says before it compiles.
+COLD_CACHE_NOTE = (
+    "compiling the solver once on this machine, about 30 s (then cached; "
+    "'sokoban compile' does it ahead)"
+)
+
+
+def _kernel_status(err: Any, method: str) -> str:
+    """The spinner's text while the kernels load; on a cold numba cache also one line on
+    stderr (a spinner shows on terminals only, and the wait is long)."""
+    from sokoban import _jit
+
+    if _jit.cache_is_cold():
+        click.echo(COLD_CACHE_NOTE, err=True)
+        return f"compiling the {method} kernels"
+    return f"loading the {method} kernels"
 
 
 def _bench_until_interrupted(

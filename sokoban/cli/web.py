@@ -11,8 +11,11 @@ The command only reads options and starts uvicorn; the application is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +120,8 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     "get_path",
     metavar="PATH",
     default=None,
-    help="Answer GET PATH here and print the body (no server is started).",
+    help="Answer GET PATH here and print the body (no server is started; without --db, "
+    "a throwaway database unless the default one exists).",
 )
 def serve(
     files: tuple[Path, ...],
@@ -137,6 +141,45 @@ def serve(
     Prints the URL and serves until Ctrl-C. Solver hints run in a pool of processes;
     levels saved in the editor go to the database (--db).
     """
+
+    with contextlib.ExitStack() as stack:
+        if get_path is not None and db is None:
+            from sokoban.store import default_path
+
+            if not default_path().exists():
+                # One request answered here makes no lasting database: a throwaway one.
+                folder = stack.enter_context(
+                    tempfile.TemporaryDirectory(prefix="sokoban-", ignore_cleanup_errors=True)
+                )
+                db = os.path.join(folder, "sokoban.db")
+        _serve(
+            files,
+            host,
+            port,
+            db,
+            solvers,
+            queue,
+            rate,
+            daily_ahead,
+            time_limit,
+            open_browser,
+            get_path,
+        )
+
+
+def _serve(
+    files: tuple[Path, ...],
+    host: str,
+    port: int,
+    db: str | None,
+    solvers: int | None,
+    queue: int,
+    rate: float,
+    daily_ahead: int,
+    time_limit: float,
+    open_browser: bool,
+    get_path: str | None,
+) -> None:
     from sokoban.web import Settings, create_app
 
     settings = Settings(

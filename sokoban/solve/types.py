@@ -124,6 +124,11 @@ class SolveResult:
     def solved(self) -> bool:
         return self.status is Status.SOLVED
 
+    def _repr_html_(self) -> str:
+        from sokoban import render
+
+        return render.result_html(self)
+
 
 class Progress(NamedTuple):
     """What a ``progress`` callback receives between kernel calls."""
