@@ -19,7 +19,17 @@ from sokoban import __version__
 from sokoban.errors import SokobanError
 
 #: Modules under ``sokoban.cli`` that add commands to the group when imported.
-COMMAND_MODULES = ["levels", "pictures", "analysis", "solve", "generate", "search", "web", "db", "rl"]
+COMMAND_MODULES = [
+    "levels",
+    "pictures",
+    "analysis",
+    "solve",
+    "generate",
+    "search",
+    "web",
+    "db",
+    "rl",
+]
 
 
 def _one_line(error: BaseException) -> str:
