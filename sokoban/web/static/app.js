@@ -6,8 +6,9 @@
 import * as R from "./rules.js";
 import * as api from "./api.js";
 import * as store from "./progress.js";
-import { BINDINGS, keyAction, inField } from "./input.js";
-import { $, el, showError } from "./ui.js";
+import { BINDINGS, inField } from "./input.js";
+import { $, el, applyTheme, showError } from "./ui.js";
+import { THEME_NAMES, onSystemTheme } from "./board.js";
 import * as browse from "./browse.js";
 import * as play from "./play.js";
 import * as replay from "./replay.js";
@@ -15,6 +16,13 @@ import * as editor from "./editor.js";
 import * as compete from "./compete.js";
 
 const SCREENS = ["home", "collection", "play", "replay", "import", "edit", ...compete.SCREENS];
+
+/**
+ * The screens that run something (a board, timers, a socket), in one lifecycle: each opens
+ * when its route is shown, `stop()` when the route changes, `keydown(e, go)` true when the
+ * key was its own (each checks that its screen is the one shown).
+ */
+const LIVE = [play, replay, compete, editor];
 
 function show(name) {
   for (const s of SCREENS) $(`screen-${s}`).hidden = s !== name;
@@ -65,9 +73,7 @@ async function route() {
   if (routing && location.hash && !location.hash.startsWith("#/")) return;
   const seq = ++routing;
   showError("");
-  play.stop();
-  replay.stop();
-  compete.stop();
+  for (const screen of LIVE) screen.stop();
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
   const { parts, params } = parseHash();
   const screen = parts[0] || "";
@@ -133,32 +139,7 @@ document.addEventListener("keydown", (e) => {
     openHelp();
     return;
   }
-  if (play.active()) {
-    const action = keyAction(e);
-    if (!action) return;
-    // Space and Enter stay with the focused button; game keys are ours.
-    e.preventDefault();
-    switch (action.type) {
-      case "move": play.move(action.d); break;
-      case "undo": play.undo(); break;
-      case "redo": play.redo(); break;
-      case "restart": play.restart(); break;
-      case "next": go(play.neighbourRoute(1)); break;
-      case "previous": go(play.neighbourRoute(-1)); break;
-      case "hint": play.hint(false); break;
-      case "escape": play.escape(); break;
-      case "help": openHelp(); break;
-      default: break;
-    }
-  } else if (replay.active()) {
-    if (e.key === " " && e.target.tagName !== "BUTTON") { e.preventDefault(); replay.toggle(); }
-    else if (e.key === "ArrowRight") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(1); }
-    else if (e.key === "ArrowLeft") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(-1); }
-  } else if (compete.keydown(e)) {
-    // a race's keys
-  } else if (!$("screen-edit").hidden) {
-    editor.keydown(e);
-  }
+  for (const screen of LIVE) if (screen.keydown(e, go)) return;
 });
 
 // --- wiring ------------------------------------------------------------------------------------
@@ -168,28 +149,15 @@ function setup() {
   for (const [keys, what] of BINDINGS) table.append(el("tr", {}, el("th", { scope: "row", text: keys }), el("td", { text: what })));
   $("help-button").addEventListener("click", openHelp);
 
-  $("undo").addEventListener("click", () => play.undo());
-  $("redo").addEventListener("click", () => play.redo());
-  $("restart").addEventListener("click", () => play.restart());
-  $("hint").addEventListener("click", () => play.hint(false));
-  $("solve").addEventListener("click", () => play.hint(true));
-  $("prove").addEventListener("click", () => play.prove());
-  $("rewind").addEventListener("click", () => play.rewind());
-  $("copy-lurd").addEventListener("click", () => play.copyLurd());
-  $("describe").addEventListener("click", () => play.describeBoard());
-  $("replay-open").addEventListener("click", () => go(play.replayRoute()));
-  $("edit-this").addEventListener("click", () => go(play.editRoute()));
-  $("previous").addEventListener("click", () => go(play.neighbourRoute(-1)));
-  $("next").addEventListener("click", () => go(play.neighbourRoute(1)));
-  $("solved-next").addEventListener("click", () => { $("solved").close(); go(play.neighbourRoute(1)); });
-  $("solved-replay").addEventListener("click", () => { $("solved").close(); go(play.replayRoute()); });
-  $("speed").addEventListener("change", () => {
-    store.saveSettings({ ...store.settings(), speed: $("speed").value, speedChosen: true });
+  play.setup(go);
+  const theme = $("theme");
+  theme.replaceChildren(...THEME_NAMES.map(([value, text]) => el("option", { value, text })));
+  theme.value = store.settings().theme;
+  theme.addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), theme: theme.value });
+    themeChanged();
   });
-  $("palette").addEventListener("change", () => {
-    store.saveSettings({ ...store.settings(), palette: $("palette").value });
-    play.redraw();
-  });
+  onSystemTheme(themeChanged);
 
   $("replay-source").addEventListener("change", () => replay.choose($("replay-source").value));
   $("replay-load").addEventListener("click", () => replay.load($("replay-lurd").value));
@@ -209,6 +177,16 @@ function setup() {
   $("edit-save").addEventListener("click", () => browse.forgetCollections());
 }
 
+/** A new theme (chosen, or the system's light or dark): the page and the boards follow. */
+function themeChanged() {
+  applyTheme();
+  play.redraw();
+  replay.redraw();
+  compete.redraw();
+  if (!$("screen-home").hidden || !$("screen-collection").hidden) route();
+}
+
+applyTheme();
 setup();
 window.addEventListener("hashchange", route);
 route();

@@ -3,6 +3,7 @@
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
+import * as capi from "./compete-api.js";
 import * as store from "./progress.js";
 import { thumbnail } from "./board.js";
 import { $, el, markFirstFrame, prefs, shareRoute, showError } from "./ui.js";
@@ -34,7 +35,7 @@ const pending = new WeakMap();
 function drawThumb(canvas) {
   const level = pending.get(canvas);
   if (!level) return;
-  thumbnail(canvas, level, 96, prefs().palette);
+  thumbnail(canvas, level, 96, prefs().theme);
   markFirstFrame();
 }
 
@@ -54,25 +55,43 @@ function levelOf(json) {
   }
 }
 
+/**
+ * The start page: Continue (the level played last, or the first built-in level, with its
+ * picture), today's daily (its picture once the server has it), a race, then the collections.
+ */
 export async function showHome() {
   const list = $("collections");
   list.replaceChildren();
   const last = store.lastPlayed();
-  $("continue").hidden = !last;
+  // The built-in collection is always there: its first level is asked for alongside the
+  // list, so that the first picture costs one round trip, not two.
+  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
+  const picture = (canvas, level) => {
+    canvas.hidden = false;
+    thumbnail(canvas, level, 96, prefs().theme);
+    markFirstFrame();
+  };
   if (last) {
     $("continue-link").setAttribute("href", last.route);
+    $("continue-label").textContent = "Continue";
     $("continue-title").textContent = last.title || "your last level";
     try {
-      const level = R.parseBoard(last.rle || "");
-      thumbnail($("continue-thumb"), level, 72, prefs().palette);
-      markFirstFrame();
+      picture($("continue-thumb"), R.parseBoard(last.rle || ""));
     } catch (error) {
       $("continue-thumb").hidden = true;
     }
+  } else {
+    firsts.get("builtin").then((data) => {
+      const first = data && data.levels && data.levels[0];
+      if (!first) return;
+      $("continue-title").textContent = first.title ? `${first.title}, the first built-in level` : "the first built-in level";
+      picture($("continue-thumb"), levelOf(first));
+    }).catch(() => {});
   }
-  // The built-in collection is always there: its first level is asked for alongside the
-  // list, so that the first thumbnail costs one round trip, not two.
-  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
+  capi.daily().then((day) => {
+    $("daily-about").textContent = `${day.date}, ${day.band}: the same puzzle for everyone today.`;
+    picture($("daily-thumb"), levelOf(day.level));
+  }).catch(() => { $("daily-thumb").hidden = true; });
   let cols;
   try {
     cols = await collections();
@@ -83,15 +102,15 @@ export async function showHome() {
   for (const c of cols) {
     const item = el("li", { class: "card collection", "data-id": c.id });
     const link = el("a", { href: `#/c/${encodeURIComponent(c.id)}` });
-    const picture = el("span", { class: "thumb-box" });
-    link.append(picture, el("strong", { text: c.title || c.id }),
+    const pictureBox = el("span", { class: "thumb-box" });
+    link.append(pictureBox, el("strong", { text: c.title || c.id }),
       el("span", { class: "muted", text: `${c.count} level${c.count === 1 ? "" : "s"}` }));
     if (c.description) link.append(el("span", { class: "description", text: c.description }));
     item.append(link);
     list.append(item);
     if (c.count > 0) {
       (firsts.get(c.id) || api.collection(c.id, 0, 1)).then((data) => {
-        if (data && data.levels && data.levels[0]) picture.append(thumb(levelOf(data.levels[0]), false));
+        if (data && data.levels && data.levels[0]) pictureBox.append(thumb(levelOf(data.levels[0]), false));
       }).catch(() => {});
     }
   }

@@ -4,7 +4,7 @@
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
-import { paint } from "./board.js";
+import { geometry, paint } from "./board.js";
 import { $, el, announce, markFirstFrame, prefs, shareRoute, copyText } from "./ui.js";
 
 const DRAFT = "sokoban:editor";
@@ -221,7 +221,7 @@ function render({ keepText = false, quiet = false } = {}) {
   canvas.style.height = `${(cell * h) / dpr}px`;
   const ctx = canvas.getContext("2d");
   const lvl = cellLevel(rows, w, h);
-  paint(ctx, lvl, cell, { palette: prefs().palette });
+  paint(ctx, lvl, cell, { theme: prefs().theme, geo: geometry(lvl, { trim: false }) });
   markFirstFrame();
   ctx.strokeStyle = "rgba(0, 0, 0, 0.12)";
   ctx.lineWidth = 1;
@@ -287,9 +287,16 @@ async function share() {
   $("edit-message").textContent = ok ? "The link is copied: it carries the level itself." : "The link carries the level itself.";
 }
 
+/** The editor's keys (Ctrl+Z undoes a stroke); true when the key was one. */
 export function keydown(e) {
+  if ($("screen-edit").hidden) return false;
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z" && e.target.tagName !== "TEXTAREA" && e.target.tagName !== "INPUT") {
     e.preventDefault();
     undo();
+    return true;
   }
+  return false;
 }
+
+/** Leaving the editor: nothing runs in the background. */
+export function stop() {}

@@ -9,13 +9,14 @@ import * as api from "./api.js";
 import * as capi from "./compete-api.js";
 import * as players from "./players.js";
 import * as store from "./progress.js";
-import { BoardView } from "./board.js";
-import { attachPointer, keyAction } from "./input.js";
-import { $, el, announce, copyText, markFirstFrame, prefs, shareRoute } from "./ui.js";
+import { BoardController } from "./controller.js";
+import { keyAction } from "./input.js";
+import { $, el, announce, copyText, markFirstFrame, shareRoute } from "./ui.js";
 
 /** The race on screen; null elsewhere. */
 let S = null;
-let view = null;
+/** The board, played through the controller the play screen uses too. */
+let board = null;
 
 const SEND_EVERY_MS = 150; // progress at most this often (the server takes ~10 a second)
 const GHOST_PACE_S = 0.25; // seconds a step when a ghost's solution has no recorded time
@@ -45,10 +46,16 @@ function onGoals(level, boxes) {
 
 function reset(mode) {
   stop();
-  if (!view) {
-    view = new BoardView($("race-canvas"));
-    attachPointer(view, { tap, drag, swipe: (d) => move(d), isBox: (c) => S && S.game && S.game.boxes.has(c) });
-    window.addEventListener("resize", () => { if (S && S.level) { view.fit(); render(); } });
+  if (!board) {
+    board = new BoardController($("race-canvas"), {
+      below: () => raceRoom(),
+      canPlay: () => live(),
+      onSettle: () => changed(),
+      onJump: () => changed(),
+      onSolved: () => finishMine(),
+      onRender: () => counters(),
+      marks: () => (S && S.ghost ? { overlay: (ctx, s) => paintGhost(ctx, S.level, s, S.ghost.game) } : {}),
+    });
   }
   S = {
     mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
@@ -74,6 +81,7 @@ function reset(mode) {
 
 export function stop() {
   if (!S) return;
+  board.stop();
   clearInterval(S.timer);
   clearInterval(S.poll);
   clearTimeout(S.sendTimer);
@@ -94,8 +102,7 @@ function setLevel(json) {
   S.title = json.title || "";
   S.game = new R.Game(S.level);
   $("race-stage").hidden = false;
-  view.setLevel(S.level);
-  render();
+  board.setLevel(S.level, S.game);
   markFirstFrame();
 }
 
@@ -109,21 +116,33 @@ function live() {
 }
 
 function render() {
+  if (S && S.game) board.render();
+}
+
+/** Draw again (a new theme). */
+export function redraw() {
+  render();
+}
+
+/** The counters, the buttons' states and the board's label (after each drawing). */
+function counters() {
   if (!S || !S.game) return;
   const { game } = S;
-  view.draw(game.position, { palette: prefs().palette });
-  if (S.ghost) paintGhost(view.ctx, S.level, view.cell, S.ghost.game);
   $("race-moves").textContent = String(game.moves);
   $("race-pushes").textContent = String(game.pushes);
   const n = onGoals(S.level, game.boxes);
-  view.canvas.setAttribute("aria-label", `Race board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
-  view.canvas.dataset.moves = String(game.moves);
-  view.canvas.dataset.pushes = String(game.pushes);
-  view.canvas.dataset.solved = String(game.solved);
+  board.canvas.setAttribute("aria-label", `Race board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
   $("race-undo").disabled = !live() || game.cursor === 0;
   $("race-give-up").hidden = S.mode !== "race";
   $("race-give-up").disabled = !live();
   $("race-restart").disabled = !live() || game.cursor === 0;
+}
+
+/** CSS pixels the board leaves free under it: the players and buttons beside or under it. */
+function raceRoom() {
+  const bar = $("race-bar");
+  if (bar && getComputedStyle(bar).position === "fixed") return bar.offsetHeight + 8;
+  return 16;
 }
 
 /** The ghost's player and boxes, translucent and dashed, over the drawn board. */
@@ -152,60 +171,17 @@ function paintGhost(ctx, level, s, game) {
 // --- playing ---------------------------------------------------------------------------------
 
 function changed() {
-  render();
   if (S.mode === "race") scheduleProgress();
   else ghostTable();
-  if (S.game.solved) finishMine();
-}
-
-function move(d) {
-  if (!live()) return;
-  if (S.game.move(d)) changed();
-}
-
-function tap(cell) {
-  if (!live()) return;
-  const path = R.walkPath(S.game.position, cell);
-  if (path && path.length) {
-    S.game.play(path);
-    changed();
-  }
-}
-
-function drag(from, to) {
-  if (!live()) return;
-  const targets = R.pushTargets(S.game.position, from);
-  if (targets.has(to)) {
-    S.game.play(targets.get(to));
-    changed();
-  } else {
-    announce("The box cannot be pushed there.");
-  }
-}
-
-function undo() {
-  if (live() && S.game.undo()) changed();
-}
-
-function restart() {
-  if (!live()) return;
-  S.game.restart();
-  changed();
 }
 
 /** Keys of the race screen; true when the key was ours. */
 export function keydown(e) {
   if (!active()) return false;
   const action = keyAction(e);
-  if (!action) return false;
-  if (["move", "undo", "redo", "restart"].includes(action.type)) e.preventDefault();
-  switch (action.type) {
-    case "move": move(action.d); break;
-    case "undo": undo(); break;
-    case "redo": if (live() && S.game.redo()) changed(); break;
-    case "restart": restart(); break;
-    default: return false;
-  }
+  if (!action || !["move", "undo", "redo", "restart"].includes(action.type)) return false;
+  e.preventDefault();
+  board.key(action, e.repeat);
   return true;
 }
 
@@ -645,8 +621,8 @@ export function setup() {
   });
   $("race-join").addEventListener("click", () => join());
   $("race-start").addEventListener("click", () => start());
-  $("race-undo").addEventListener("click", () => undo());
-  $("race-restart").addEventListener("click", () => restart());
+  $("race-undo").addEventListener("click", () => board.undo());
+  $("race-restart").addEventListener("click", () => board.restart());
   $("race-give-up").addEventListener("click", () => {
     if (!live()) return;
     S.finished = true;

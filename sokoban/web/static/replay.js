@@ -44,6 +44,17 @@ export function active() {
   return S !== null && !$("screen-replay").hidden;
 }
 
+/** The replay screen's keys (Space, arrows, Shift+arrows); true when the key was one. */
+export function keydown(e) {
+  if (!active()) return false;
+  if (e.key === " " && e.target.tagName !== "BUTTON") toggle();
+  else if (e.key === "ArrowRight") (e.shiftKey ? stepPush : step)(1);
+  else if (e.key === "ArrowLeft") (e.shiftKey ? stepPush : step)(-1);
+  else return false;
+  e.preventDefault();
+  return true;
+}
+
 /** Load the solution of the chosen source. */
 export function choose(id) {
   const paste = id === "paste";
@@ -111,7 +122,7 @@ export async function ask() {
 
 function render() {
   const { game } = S;
-  view.draw(game.position, { palette: prefs().palette });
+  view.draw(game.position, { theme: prefs().theme });
   $("replay-move").textContent = String(game.cursor);
   $("replay-total").textContent = String(game.steps.length);
   $("replay-pushes").textContent = String(game.pushes);
@@ -187,4 +198,9 @@ export function sourcesFor(level, json, extra) {
     out.push({ id: "best-pushes", label: `Your fewest pushes (${best.pushes.moves}/${best.pushes.pushes})`, lurd: best.pushes.lurd });
   }
   return out;
+}
+
+/** Draw again (a new theme). */
+export function redraw() {
+  if (S) render();
 }
