@@ -19,7 +19,8 @@ export const THEMES = {
     goal: "#d1495b", goalPad: "rgba(209, 73, 91, 0.16)",
     box: "#d08a3a", boxLight: "#ebb56f", boxDark: "#87541c",
     boxGoal: "#2f86b8", boxGoalLight: "#86c6e8", boxGoalDark: "#1a4f70", boxGoalMark: "#ffffff",
-    player: "#2f3b52", playerLight: "#56698c", playerAccent: "#f2b134", eye: "#ffffff", pupil: "#1b2233",
+    player: "#2f5d8a", playerLight: "#4f84b8", playerAccent: "#f2b134", playerOutline: "#1d3a57",
+    eye: "#ffffff", pupil: "#1b2233",
     target: "#1b9e77", selected: "#111111", dead: "#c0392b", line: 0.05,
   },
   dark: {
@@ -29,7 +30,8 @@ export const THEMES = {
     goal: "#ff7a85", goalPad: "rgba(255, 122, 133, 0.14)",
     box: "#d9953f", boxLight: "#f0bd72", boxDark: "#7d4d18",
     boxGoal: "#3ea0d6", boxGoalLight: "#96d3f2", boxGoalDark: "#17506f", boxGoalMark: "#ffffff",
-    player: "#e8ecf4", playerLight: "#ffffff", playerAccent: "#f2b134", eye: "#1b2233", pupil: "#ffffff",
+    player: "#8fc1f0", playerLight: "#b9daf7", playerAccent: "#f2b134", playerOutline: "#2d5a85",
+    eye: "#ffffff", pupil: "#10151f",
     target: "#3ddc97", selected: "#ffffff", dead: "#ff5a4a", line: 0.05,
   },
   contrast: {
@@ -39,7 +41,8 @@ export const THEMES = {
     goal: "#0000d0", goalPad: "rgba(0, 0, 208, 0.12)",
     box: "#ffd000", boxLight: "#ffd000", boxDark: "#000000",
     boxGoal: "#00a040", boxGoalLight: "#00a040", boxGoalDark: "#000000", boxGoalMark: "#ffffff",
-    player: "#d00000", playerLight: "#d00000", playerAccent: "#000000", eye: "#ffffff", pupil: "#000000",
+    player: "#d00000", playerLight: "#d00000", playerAccent: "#000000", playerOutline: "#000000",
+    eye: "#ffffff", pupil: "#000000",
     target: "#007a55", selected: "#000000", dead: "#d00000", line: 0.09,
   },
 };
@@ -271,36 +274,40 @@ function drawBox(ctx, x, y, s, t, onGoal) {
   ctx.lineJoin = "miter";
 }
 
-/** The player seen from above, turned to face `facing` (l, u, r, d). */
+/** The player seen from above, turned to face `facing` (l, u, r, d): a visor and eyes in front. */
 function drawPlayer(ctx, x, y, s, t, facing) {
   ctx.save();
   ctx.translate(x + s / 2, y + s / 2);
   ctx.rotate(ANGLE[facing] ?? ANGLE.d);
   const line = Math.max(1, s * t.line);
-  // Shoulders, then the head with a cap whose peak points forward.
   ctx.fillStyle = t.player;
   ctx.beginPath();
-  ctx.ellipse(-s * 0.04, 0, s * 0.2, s * 0.34, 0, 0, 2 * Math.PI);
-  ctx.fill();
-  ctx.fillStyle = t.playerAccent;
-  ctx.beginPath();
-  ctx.ellipse(s * 0.16, 0, s * 0.1, s * 0.16, 0, -Math.PI / 2, Math.PI / 2);
+  ctx.arc(0, 0, s * 0.33, 0, 2 * Math.PI);
   ctx.fill();
   ctx.fillStyle = t.playerLight;
   ctx.beginPath();
-  ctx.arc(0, 0, s * 0.2, 0, 2 * Math.PI);
+  ctx.arc(-s * 0.05, 0, s * 0.22, 0, 2 * Math.PI);
   ctx.fill();
+  ctx.strokeStyle = t.playerAccent;
+  ctx.lineWidth = Math.max(2, s * 0.1);
+  ctx.lineCap = "round";
+  ctx.beginPath();
+  ctx.arc(0, 0, s * 0.27, -0.95, 0.95);
+  ctx.stroke();
+  ctx.lineCap = "butt";
   ctx.lineWidth = line;
-  ctx.strokeStyle = t.player;
+  ctx.strokeStyle = t.playerOutline || t.player;
+  ctx.beginPath();
+  ctx.arc(0, 0, s * 0.33, 0, 2 * Math.PI);
   ctx.stroke();
   for (const side of [-1, 1]) {
     ctx.fillStyle = t.eye;
     ctx.beginPath();
-    ctx.arc(s * 0.09, side * s * 0.08, s * 0.055, 0, 2 * Math.PI);
+    ctx.arc(s * 0.1, side * s * 0.1, s * 0.065, 0, 2 * Math.PI);
     ctx.fill();
     ctx.fillStyle = t.pupil;
     ctx.beginPath();
-    ctx.arc(s * 0.11, side * s * 0.08, s * 0.027, 0, 2 * Math.PI);
+    ctx.arc(s * 0.13, side * s * 0.1, s * 0.032, 0, 2 * Math.PI);
     ctx.fill();
   }
   ctx.restore();

@@ -92,6 +92,7 @@ export class BoardController {
     dataset.moves = String(this.game.moves);
     dataset.pushes = String(this.game.pushes);
     dataset.solved = String(this.game.solved);
+    dataset.animating = String(motion !== null);
     if (this.options.onRender) this.options.onRender();
   }
 
