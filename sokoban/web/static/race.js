@@ -13,11 +13,6 @@ import { BoardController } from "./controller.js";
 import { keyAction } from "./input.js";
 import { $, el, announce, copyText, markFirstFrame, shareRoute } from "./ui.js";
 
-/** The race on screen; null elsewhere. */
-let S = null;
-/** The board, played through the controller the play screen uses too. */
-let board = null;
-
 const SEND_EVERY_MS = 150; // progress at most this often (the server takes ~10 a second)
 const GHOST_PACE_S = 0.25; // seconds a step when a ghost's solution has no recorded time
 
@@ -42,108 +37,7 @@ function onGoals(level, boxes) {
   return n;
 }
 
-// --- the screen ------------------------------------------------------------------------------
-
-function reset(mode) {
-  stop();
-  if (!board) {
-    board = new BoardController($("race-canvas"), {
-      below: () => raceRoom(),
-      canPlay: () => live(),
-      onSettle: () => changed(),
-      onJump: () => changed(),
-      onSolved: () => finishMine(),
-      onRender: () => counters(),
-      marks: () => (S && S.ghost ? { overlay: (ctx, s) => paintGhost(ctx, S.level, s, S.ghost.game) } : {}),
-    });
-  }
-  S = {
-    mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
-    timer: null, sendTimer: null, lastSent: 0, sentLurd: null, finished: false,
-    startsAt: null, endsAt: null, skew: 0, ghost: null, retries: 0, wasLive: false, endedShown: false,
-  };
-  $("race-form").hidden = true;
-  $("race-lobby").hidden = true;
-  $("race-name-form").hidden = true;
-  $("race-result").textContent = "";
-  $("race-status").textContent = "";
-  $("race-players").tBodies[0].replaceChildren();
-  $("race-moves").textContent = "0";
-  $("race-pushes").textContent = "0";
-  $("race-clock").textContent = "-";
-  $("race-stage").hidden = true;
-  $("race-body").hidden = mode === "new";
-  $("race-counters").hidden = mode === "new";
-  $("race-intro").hidden = mode !== "new";
-  $("race-give-up").hidden = mode !== "race";
-  S.timer = setInterval(tick, 250);
-}
-
-export function stop() {
-  if (!S) return;
-  board.stop();
-  clearInterval(S.timer);
-  clearInterval(S.poll);
-  clearTimeout(S.sendTimer);
-  if (S.ghost) clearTimeout(S.ghost.timer);
-  if (S.socket) {
-    S.socket.onclose = null;
-    S.socket.close();
-  }
-  S = null;
-}
-
-export function active() {
-  return S !== null && !$("screen-race").hidden;
-}
-
-function setLevel(json) {
-  S.level = levelOf(json);
-  S.title = json.title || "";
-  S.game = new R.Game(S.level);
-  $("race-stage").hidden = false;
-  board.setLevel(S.level, S.game);
-  markFirstFrame();
-}
-
-/** Whether our moves count now: the race runs and we have not finished. */
-function live() {
-  if (!S || !S.game || S.finished) return false;
-  const now = Date.now();
-  if (S.mode === "ghost") return S.startsAt !== null && now >= S.startsAt;
-  if (!S.state || !mine()) return false;
-  return S.state.status === "running" || (S.state.status === "countdown" && S.startsAt !== null && now >= S.startsAt);
-}
-
-function render() {
-  if (S && S.game) board.render();
-}
-
-/** Draw again (a new theme). */
-export function redraw() {
-  render();
-}
-
-/** The counters, the buttons' states and the board's label (after each drawing). */
-function counters() {
-  if (!S || !S.game) return;
-  const { game } = S;
-  $("race-moves").textContent = String(game.moves);
-  $("race-pushes").textContent = String(game.pushes);
-  const n = onGoals(S.level, game.boxes);
-  board.canvas.setAttribute("aria-label", `Race board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
-  $("race-undo").disabled = !live() || game.cursor === 0;
-  $("race-give-up").hidden = S.mode !== "race";
-  $("race-give-up").disabled = !live();
-  $("race-restart").disabled = !live() || game.cursor === 0;
-}
-
-/** CSS pixels the board leaves free under it: the players and buttons beside or under it. */
-function raceRoom() {
-  const bar = $("race-bar");
-  if (bar && getComputedStyle(bar).position === "fixed") return bar.offsetHeight + 8;
-  return 16;
-}
+// --- helpers ---------------------------------------------------------------------------------
 
 /** The ghost's player and boxes, translucent and dashed, over the drawn board. */
 function paintGhost(ctx, level, s, game) {
@@ -168,211 +62,9 @@ function paintGhost(ctx, level, s, game) {
   ctx.restore();
 }
 
-// --- playing ---------------------------------------------------------------------------------
-
-function changed() {
-  if (S.mode === "race") scheduleProgress();
-  else ghostTable();
-}
-
-/** Keys of the race screen; true when the key was ours. */
-export function keydown(e) {
-  if (!active()) return false;
-  const action = keyAction(e);
-  if (!action || !["move", "undo", "redo", "restart"].includes(action.type)) return false;
-  e.preventDefault();
-  board.key(action, e.repeat);
-  return true;
-}
-
-function finishMine() {
-  if (S.finished) return;
-  S.finished = true;
-  const m = S.game.metrics();
-  if (S.mode === "race") {
-    send({ type: "finish", lurd: S.game.lurd() });
-    say(`You solved it in ${m.moves} moves and ${m.pushes} pushes.`);
-  } else {
-    ghostDone();
-  }
-  render();
-}
-
-// --- a race on the server --------------------------------------------------------------------
-
-function mine() {
-  const me = capi.player();
-  return me && S.state ? S.state.players.find((p) => p.name === me.name) || null : null;
-}
-
-function send(message) {
-  if (S.socket && S.socket.readyState === WebSocket.OPEN) {
-    S.socket.send(JSON.stringify(message));
-    if (message.type === "progress") S.sentLurd = message.lurd;
-    S.lastSent = Date.now();
-  }
-}
-
-/** Send the whole history, at most every SEND_EVERY_MS (the last one always goes). */
-function scheduleProgress() {
-  if (S.sendTimer) return;
-  const wait = Math.max(0, S.lastSent + SEND_EVERY_MS - Date.now());
-  S.sendTimer = setTimeout(() => {
-    if (!S) return;
-    S.sendTimer = null;
-    const lurd = S.game.lurd();
-    if (!S.finished && lurd !== S.sentLurd) send({ type: "progress", lurd });
-  }, wait);
-}
-
-function connect() {
-  if (S.socket) return;
-  const state = S;
-  const socket = capi.raceSocket(S.code);
-  S.socket = socket;
-  socket.onopen = () => { state.retries = 0; };
-  socket.onmessage = (event) => {
-    if (S !== state) return;
-    let data;
-    try {
-      data = JSON.parse(event.data);
-    } catch (error) {
-      return;
-    }
-    if (data && data.type === "state") update(data);
-    // A dropped progress message (429) is caught up by the next; other refusals are shown.
-    else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
-  };
-  socket.onclose = (event) => {
-    if (S !== state) return;
-    state.socket = null;
-    if (state.state && state.state.status === "finished") return;
-    if ([1008, 4401, 4404].includes(event.code)) {
-      // Refused for good (bad message, unknown token or race): polling still shows the race.
-      $("race-result").textContent = `The live connection was closed: ${event.reason || `code ${event.code}`}.`;
-      startPolling();
-      return;
-    }
-    // Lost: poll meanwhile, and try the socket again a few times.
-    startPolling();
-    if (state.retries < 5) {
-      state.retries += 1;
-      setTimeout(() => { if (S === state) connect(); }, 1000 * state.retries);
-    }
-  };
-}
-
-function startPolling() {
-  if (S.poll) return;
-  const state = S;
-  S.poll = setInterval(async () => {
-    if (S !== state) return;
-    try {
-      update(await capi.race(state.code));
-    } catch (error) { /* try again */ }
-    if (state.socket && state.socket.readyState === WebSocket.OPEN) {
-      clearInterval(state.poll);
-      state.poll = null;
-    }
-  }, 1000);
-}
-
-/** A new RaceState (from the socket or a GET). */
-function update(state) {
-  const before = S.state;
-  S.state = state;
-  if (state.now) S.skew = Date.parse(state.now) - Date.now();
-  S.startsAt = state.starts_at ? Date.parse(state.starts_at) - S.skew : null;
-  S.endsAt = state.ends_at ? Date.parse(state.ends_at) - S.skew : null;
-  if (!S.level && state.level) setLevel(state.level);
-  lobby();
-  table();
-  narrate(before, state);
-  if (state.status === "finished") ended();
-  tick();
-  render();
-}
-
-function lobby() {
-  const state = S.state;
-  const me = capi.player();
-  const joined = Boolean(mine());
-  const waiting = state.status === "waiting";
-  $("race-lobby").hidden = state.status === "finished";
-  $("race-join").hidden = !(waiting && me && !joined);
-  $("race-name-form").hidden = !(waiting && !me);
-  $("race-start").hidden = !(waiting && me && state.host === me.name);
-  $("race-title").textContent = `Race ${S.title ? `on ${S.title}` : ""}`.trim();
-}
-
 function tags(you, host) {
   const t = [you ? "you" : null, host ? "host" : null].filter(Boolean);
   return t.length ? ` (${t.join(", ")})` : "";
-}
-
-/** The others' rows: ranked at the end, else by boxes on goals. */
-function table() {
-  const body = $("race-players").tBodies[0];
-  const me = capi.player();
-  const rows = S.state.players.slice();
-  const finished = S.state.status === "finished";
-  rows.sort((a, b) => (finished ? (a.rank ?? 1e9) - (b.rank ?? 1e9) : (b.boxes_on_goals - a.boxes_on_goals) || (a.moves - b.moves)));
-  body.replaceChildren();
-  const total = S.level ? S.level.boxes.size : 0;
-  rows.forEach((p, i) => {
-    let state = p.solved ? `solved${p.seconds ? ` in ${p.seconds.toFixed(1)} s` : ""}` : p.finished ? "gave up" : "";
-    if (finished && !p.solved) state = "not solved";
-    const cells = [
-      el("td", { text: finished && p.rank ? String(p.rank) : String(i + 1) }),
-      el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === S.state.host) }),
-      el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
-      el("td", { text: `${p.boxes_on_goals} / ${total}` }),
-      el("td", { class: "state" }, state),
-    ];
-    if (finished && p.lurd) {
-      const title = `${p.name} in the race`;
-      cells[5].append(" ", el("a", { href: `${shareRoute(S.level, title, "replay")}&lurd=${encodeURIComponent(p.lurd)}`, text: "Replay", class: "replay-link" }));
-    }
-    body.append(el("tr", { class: me && p.name === me.name ? "me" : null, "data-name": p.name }, ...cells));
-  });
-}
-
-/** Tell screen readers what changed: joins, boxes placed by others, finishes, the start. */
-function narrate(before, state) {
-  const me = capi.player();
-  const prev = new Map((before?.players || []).map((p) => [p.name, p]));
-  const total = S.level ? S.level.boxes.size : 0;
-  const news = [];
-  for (const p of state.players) {
-    if (me && p.name === me.name) continue;
-    const old = prev.get(p.name);
-    if (!old) { if (before) news.push(`${p.name} joined.`); continue; }
-    if (p.solved && !old.solved) news.push(`${p.name} solved it in ${p.moves} moves.`);
-    else if (p.boxes_on_goals !== old.boxes_on_goals) news.push(`${p.name}: ${p.boxes_on_goals} of ${total} boxes on goals.`);
-  }
-  if (before && before.status !== state.status) {
-    if (state.status === "countdown") news.push("The race starts soon: get ready.");
-    if (state.status === "running") news.push("Go!");
-  }
-  if (news.length) say(news.join(" "));
-}
-
-function ended() {
-  if (S.endedShown) return;
-  S.endedShown = true;
-  S.finished = true;
-  const ranked = S.state.players.slice().sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
-  const text = ranked.length
-    ? `Race over. ${ranked.map((p) => `${p.rank ?? "-"}. ${p.name}${p.solved ? ` (${p.moves} moves)` : " (not solved)"}`).join(", ")}.`
-    : "Race over.";
-  $("race-result").textContent = text;
-  say(text);
-  if (S.socket) {
-    S.socket.onclose = null;
-    S.socket.close();
-    S.socket = null;
-  }
-  clearInterval(S.poll);
 }
 
 /** "m:ss" of whole seconds. */
@@ -380,254 +72,576 @@ function minutes(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-/** Once a quarter second: the countdown and the time left. */
-function tick() {
-  if (!S) return;
-  const now = Date.now();
-  const status = $("race-status");
-  const clock = $("race-clock");
-  if (S.mode === "ghost") {
-    if (S.startsAt === null) return;
-    if (now < S.startsAt) {
-      const n = Math.ceil((S.startsAt - now) / 1000);
-      if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
-      status.textContent = `Starts in ${n}`;
-    } else if (!S.ghost.started) {
-      S.ghost.started = true;
-      status.textContent = "Go!";
-      say("Go!");
-      render();
-      ghostStep();
-    }
-    if (now >= S.startsAt && !S.finished) clock.textContent = `${((now - S.startsAt) / 1000).toFixed(1)} s`;
-    return;
-  }
-  const state = S.state;
-  if (!state) return;
-  if (state.status === "waiting") {
-    status.textContent = `Waiting for players (${state.players.length} joined)${mine() ? "" : ": join to race"}.`;
-    if (state.time_limit) clock.textContent = minutes(state.time_limit);
-  } else if (state.status === "finished") {
-    status.textContent = "Finished.";
-    clock.textContent = "-";
-  } else if (S.startsAt !== null && now < S.startsAt) {
-    const n = Math.ceil((S.startsAt - now) / 1000);
-    status.textContent = `Starts in ${n}`;
-    if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
-  } else {
-    status.textContent = S.finished ? "You are done: waiting for the others." : mine() ? "Go!" : "Running (you are watching).";
-    if (S.endsAt !== null) {
-      clock.textContent = minutes(Math.max(0, Math.ceil((S.endsAt - now) / 1000)));
-    }
-  }
-  // The buttons follow the race's state (Go, the time limit) even without a move.
-  const nowLive = live();
-  if (nowLive !== S.wasLive) {
-    S.wasLive = nowLive;
-    render();
-  }
-}
-
-/** #/race/{code}: the lobby, the race, or its result. */
-export async function openRace(code, { current }) {
-  reset("race");
-  S.code = code;
-  const state = S;
-  const link = `${location.origin}/#/race/${encodeURIComponent(code)}`;
-  $("race-link").value = link;
-  document.title = "Race - Sokoban";
-  const first = await capi.race(code);
-  if (!current() || S !== state) return;
-  update(first);
-  if (first.status !== "finished") connect();
-  $("race-canvas").focus({ preventScroll: true });
-}
-
-/** #/race/new: the form; with ?level= the current level is offered first. */
-export function openNew(levelId) {
-  reset("new");
-  document.title = "Open a race - Sokoban";
-  $("race-title").textContent = "Open a race";
-  const select = $("race-level");
-  select.querySelector("option[data-level]")?.remove();
-  if (levelId) {
-    const option = el("option", { value: `level:${levelId}`, "data-level": "1", text: `This level (${levelId})` });
-    select.prepend(option);
-    select.value = option.value;
-    // Its title, when the server knows it (as text: titles are never markup).
-    const slash = levelId.lastIndexOf("/");
-    const json = levelId.startsWith("daily/") ? capi.daily(levelId.slice(6)).then((d) => ({ title: `Daily ${d.date}` }))
-      : api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
-    json.then((j) => { if (j.title) option.textContent = `This level: ${j.title}`; }).catch(() => {});
-  }
-  $("race-form").hidden = false;
-  $("race-name-form").hidden = Boolean(capi.player());
-  $("race-status").textContent = capi.player() ? "" : "Pick a name first: the others see it in the race.";
-}
-
-async function create() {
-  const choice = $("race-level").value;
-  const options = {
-    band: choice.startsWith("level:") ? null : choice,
-    level_id: choice.startsWith("level:") ? choice.slice(6) : null,
-    time_limit: Number($("race-limit").value),
-    countdown: Number($("race-countdown").value),
-  };
-  try {
-    const race = await capi.createRace(options);
-    location.hash = `#/race/${encodeURIComponent(race.code)}`;
-  } catch (error) {
-    $("race-status").textContent = `Cannot open the race: ${error.message}`;
-  }
-}
-
-async function join() {
-  try {
-    update(await capi.joinRace(S.code));
-    if (S.socket) { S.socket.onclose = null; S.socket.close(); S.socket = null; }
-    connect();
-    say("You joined the race.");
-    $("race-canvas").focus({ preventScroll: true }); // the keys play once the race runs
-  } catch (error) {
-    $("race-status").textContent = `Cannot join: ${error.message}`;
-  }
-}
-
-async function start() {
-  try {
-    await capi.startRace(S.code);
-    if (!S.socket) update(await capi.race(S.code));
-  } catch (error) {
-    $("race-status").textContent = `Cannot start: ${error.message}`;
-  }
-}
-
-// --- a ghost race ----------------------------------------------------------------------------
-
 const GHOST_NAMES = { best: "your best", leader: "the leader", optimal: "the optimum" };
 
-/** #/ghost/{level id}?source=best|leader|optimal: race alone against a stored solution. */
-export async function openGhost(levelId, source, { current }) {
-  reset("ghost");
-  const state = S;
-  document.title = "Ghost race - Sokoban";
-  $("race-title").textContent = `Ghost race against ${GHOST_NAMES[source] || source}`;
-  const slash = levelId.lastIndexOf("/");
-  let json;
-  let stored = null;
-  if (levelId.startsWith("daily/")) json = (await capi.daily(levelId.slice(6))).level;
-  else json = await api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
-  try {
-    stored = await capi.ghost(levelId, source);
-  } catch (error) {
-    // "your best" may be only in this browser: race that.
-    const best = source === "best" ? store.best(store.levelKey(R.formatBoard(levelOf(json)))) : null;
-    if (!best) throw error;
-    stored = { name: "your best (this browser)", lurd: best.moves.lurd, seconds: null };
+/** The race screen (#screen-race): a race on the server, or a ghost race. */
+class RaceScreen {
+  constructor() {
+    /** The race on screen (its mode, level, game, socket, timers); null elsewhere. */
+    this.r = null;
+    /** The board, played through the controller the play screen uses too. */
+    this.board = null;
   }
-  if (!current() || S !== state) return;
-  setLevel(json);
-  players.rememberLevel(store.levelKey(R.formatBoard(S.level)), levelId);
-  const { steps } = R.replay(S.level, stored.lurd);
-  const pace = stored.seconds && steps.length ? stored.seconds / steps.length : GHOST_PACE_S;
-  S.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(S.level), pace, index: 0, started: false, timer: null, done: false };
-  S.startsAt = Date.now() + 3000;
-  $("race-result").textContent = `The ghost plays ${stored.name || GHOST_NAMES[source]}'s solution: ${steps.length} moves in ${(pace * steps.length).toFixed(1)} s.`;
-  ghostTable();
-  render();
-  $("race-canvas").focus({ preventScroll: true });
-}
 
-/** The ghost race cannot start: say why, with the way back. */
-export function noGhost(reason) {
-  $("race-status").textContent = `No ghost: ${reason}.`;
-  const back = el("button", { type: "button", text: "Back to the level" });
-  back.addEventListener("click", () => history.back());
-  $("race-result").replaceChildren("Solve the level (signed in) to race your best, or pick another ghost. ", back);
-}
-
-function ghostStep() {
-  const g = S.ghost;
-  if (!g || S.finished && g.done) return;
-  if (g.index >= g.steps.length) {
-    g.done = true;
-    g.doneAt = Date.now();
-    ghostTable();
-    if (!S.finished) say(`The ghost finished in ${((g.doneAt - S.startsAt) / 1000).toFixed(1)} seconds.`);
-    return;
-  }
-  g.game.move(g.steps[g.index].d);
-  g.index += 1;
-  render();
-  ghostTable();
-  const state = S;
-  g.timer = setTimeout(() => { if (S === state) ghostStep(); }, g.pace * 1000);
-}
-
-function ghostDone() {
-  const t = (Date.now() - S.startsAt) / 1000;
-  const g = S.ghost;
-  const m = S.game.metrics();
-  const ghostTime = g.pace * g.steps.length;
-  const won = t < ghostTime;
-  const text = `You solved it in ${t.toFixed(1)} s with ${m.moves} moves and ${m.pushes} pushes; `
-    + `the ghost takes ${ghostTime.toFixed(1)} s with ${g.steps.length} moves. ${won ? "You beat the ghost!" : "The ghost wins."}`;
-  $("race-result").textContent = text;
-  $("race-status").textContent = won ? "You beat the ghost!" : "The ghost wins.";
-  say(text);
-  ghostTable();
-}
-
-function ghostTable() {
-  const g = S.ghost;
-  if (!g) return;
-  const total = S.level.boxes.size;
-  const row = (name, game, done) => el("tr", { "data-name": name },
-    el("td", { text: "" }), el("td", { class: "name", text: name }),
-    el("td", { text: String(game.moves) }), el("td", { text: String(game.pushes) }),
-    el("td", { text: `${onGoals(S.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
-  $("race-players").tBodies[0].replaceChildren(row("You", S.game, S.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
-}
-
-// --- wiring ----------------------------------------------------------------------------------
-
-export function setup() {
-  $("race-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (!capi.player()) {
-      $("race-name").focus();
-      return;
+  reset(mode) {
+    this.stop();
+    if (!this.board) {
+      this.board = new BoardController($("race-canvas"), {
+        below: () => this.raceRoom(),
+        canPlay: () => this.live(),
+        onSettle: () => this.changed(),
+        onJump: () => this.changed(),
+        onSolved: () => this.finishMine(),
+        onRender: () => this.counters(),
+        marks: () => (this.r && this.r.ghost ? { overlay: (ctx, s) => paintGhost(ctx, this.r.level, s, this.r.ghost.game) } : {}),
+      });
     }
-    create();
-  });
-  $("race-name-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const name = $("race-name").value.trim();
-    if (!name) return;
-    try {
-      await players.register(name);
-    } catch (error) {
-      $("race-status").textContent = error.status === 409 ? `The name "${name}" is taken: pick another.` : `Cannot pick that name: ${error.message}`;
-      return;
-    }
+    this.r = {
+      mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
+      timer: null, sendTimer: null, lastSent: 0, sentLurd: null, finished: false,
+      startsAt: null, endsAt: null, skew: 0, ghost: null, retries: 0, wasLive: false, endedShown: false,
+    };
+    $("race-form").hidden = true;
+    $("race-lobby").hidden = true;
     $("race-name-form").hidden = true;
-    if (S && S.mode === "race") join();
-    else $("race-status").textContent = `Playing as ${name}.`;
-  });
-  $("race-copy").addEventListener("click", async () => {
-    const ok = await copyText($("race-link").value);
-    $("race-link").select();
-    announce(ok ? "The race's link is copied: send it to the others." : "Copy the selected link and send it to the others.");
-  });
-  $("race-join").addEventListener("click", () => join());
-  $("race-start").addEventListener("click", () => start());
-  $("race-undo").addEventListener("click", () => board.undo());
-  $("race-restart").addEventListener("click", () => board.restart());
-  $("race-give-up").addEventListener("click", () => {
-    if (!live()) return;
-    S.finished = true;
-    send({ type: "finish", lurd: S.game.lurd() });
-    say("You gave up; the others race on.");
-    render();
-  });
+    $("race-result").textContent = "";
+    $("race-status").textContent = "";
+    $("race-players").tBodies[0].replaceChildren();
+    $("race-moves").textContent = "0";
+    $("race-pushes").textContent = "0";
+    $("race-clock").textContent = "-";
+    $("race-stage").hidden = true;
+    $("race-body").hidden = mode === "new";
+    $("race-counters").hidden = mode === "new";
+    $("race-intro").hidden = mode !== "new";
+    $("race-give-up").hidden = mode !== "race";
+    this.r.timer = setInterval(() => this.tick(), 250);
+  }
+
+  stop() {
+    if (!this.r) return;
+    this.board.stop();
+    clearInterval(this.r.timer);
+    clearInterval(this.r.poll);
+    clearTimeout(this.r.sendTimer);
+    if (this.r.ghost) clearTimeout(this.r.ghost.timer);
+    if (this.r.socket) {
+      this.r.socket.onclose = null;
+      this.r.socket.close();
+    }
+    this.r = null;
+  }
+
+  active() {
+    return this.r !== null && !$("screen-race").hidden;
+  }
+
+  setLevel(json) {
+    this.r.level = levelOf(json);
+    this.r.title = json.title || "";
+    this.r.game = new R.Game(this.r.level);
+    $("race-stage").hidden = false;
+    this.board.setLevel(this.r.level, this.r.game);
+    markFirstFrame();
+  }
+
+  /** Whether our moves count now: the race runs and we have not finished. */
+  live() {
+    if (!this.r || !this.r.game || this.r.finished) return false;
+    const now = Date.now();
+    if (this.r.mode === "ghost") return this.r.startsAt !== null && now >= this.r.startsAt;
+    if (!this.r.state || !this.mine()) return false;
+    return this.r.state.status === "running" || (this.r.state.status === "countdown" && this.r.startsAt !== null && now >= this.r.startsAt);
+  }
+
+  render() {
+    if (this.r && this.r.game) this.board.render();
+  }
+
+  /** Draw again (a new theme). */
+  redraw() {
+    this.render();
+  }
+
+  /** The counters, the buttons' states and the this.board's label (after each drawing). */
+  counters() {
+    if (!this.r || !this.r.game) return;
+    const { game } = this.r;
+    $("race-moves").textContent = String(game.moves);
+    $("race-pushes").textContent = String(game.pushes);
+    const n = onGoals(this.r.level, game.boxes);
+    this.board.canvas.setAttribute("aria-label", `Race this.board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
+    $("race-undo").disabled = !this.live() || game.cursor === 0;
+    $("race-give-up").hidden = this.r.mode !== "race";
+    $("race-give-up").disabled = !this.live();
+    $("race-restart").disabled = !this.live() || game.cursor === 0;
+  }
+
+  /** CSS pixels the this.board leaves free under it: the players and buttons beside or under it. */
+  raceRoom() {
+    const bar = $("race-bar");
+    if (bar && getComputedStyle(bar).position === "fixed") return bar.offsetHeight + 8;
+    return 16;
+  }
+
+  changed() {
+    if (this.r.mode === "race") this.scheduleProgress();
+    else this.ghostTable();
+  }
+
+  /** Keys of the race screen; true when the key was ours. */
+  keydown(e) {
+    if (!this.active()) return false;
+    const action = keyAction(e);
+    if (!action || !["move", "undo", "redo", "restart"].includes(action.type)) return false;
+    e.preventDefault();
+    this.board.key(action, e.repeat);
+    return true;
+  }
+
+  finishMine() {
+    if (this.r.finished) return;
+    this.r.finished = true;
+    const m = this.r.game.metrics();
+    if (this.r.mode === "race") {
+      this.send({ type: "finish", lurd: this.r.game.lurd() });
+      say(`You solved it in ${m.moves} moves and ${m.pushes} pushes.`);
+    } else {
+      this.ghostDone();
+    }
+    this.render();
+  }
+
+  mine() {
+    const me = capi.player();
+    return me && this.r.state ? this.r.state.players.find((p) => p.name === me.name) || null : null;
+  }
+
+  send(message) {
+    if (this.r.socket && this.r.socket.readyState === WebSocket.OPEN) {
+      this.r.socket.send(JSON.stringify(message));
+      if (message.type === "progress") this.r.sentLurd = message.lurd;
+      this.r.lastSent = Date.now();
+    }
+  }
+
+  /** Send the whole history, at most every SEND_EVERY_MS (the last one always goes). */
+  scheduleProgress() {
+    if (this.r.sendTimer) return;
+    const wait = Math.max(0, this.r.lastSent + SEND_EVERY_MS - Date.now());
+    this.r.sendTimer = setTimeout(() => {
+      if (!this.r) return;
+      this.r.sendTimer = null;
+      const lurd = this.r.game.lurd();
+      if (!this.r.finished && lurd !== this.r.sentLurd) this.send({ type: "progress", lurd });
+    }, wait);
+  }
+
+  connect() {
+    if (this.r.socket) return;
+    const state = this.r;
+    const socket = capi.raceSocket(this.r.code);
+    this.r.socket = socket;
+    socket.onopen = () => { state.retries = 0; };
+    socket.onmessage = (event) => {
+      if (this.r !== state) return;
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (data && data.type === "state") this.update(data);
+      // A dropped progress message (429) is caught up by the next; other refusals are shown.
+      else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
+    };
+    socket.onclose = (event) => {
+      if (this.r !== state) return;
+      state.socket = null;
+      if (state.state && state.state.status === "finished") return;
+      if ([1008, 4401, 4404].includes(event.code)) {
+        // Refused for good (bad message, unknown token or race): polling still shows the race.
+        $("race-result").textContent = `The live connection was closed: ${event.reason || `code ${event.code}`}.`;
+        this.startPolling();
+        return;
+      }
+      // Lost: poll meanwhile, and try the socket again a few times.
+      this.startPolling();
+      if (state.retries < 5) {
+        state.retries += 1;
+        setTimeout(() => { if (this.r === state) this.connect(); }, 1000 * state.retries);
+      }
+    };
+  }
+
+  startPolling() {
+    if (this.r.poll) return;
+    const state = this.r;
+    this.r.poll = setInterval(async () => {
+      if (this.r !== state) return;
+      try {
+        this.update(await capi.race(state.code));
+      } catch (error) { /* try again */ }
+      if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+        clearInterval(state.poll);
+        state.poll = null;
+      }
+    }, 1000);
+  }
+
+  /** A new RaceState (from the socket or a GET). */
+  update(state) {
+    const before = this.r.state;
+    this.r.state = state;
+    if (state.now) this.r.skew = Date.parse(state.now) - Date.now();
+    this.r.startsAt = state.starts_at ? Date.parse(state.starts_at) - this.r.skew : null;
+    this.r.endsAt = state.ends_at ? Date.parse(state.ends_at) - this.r.skew : null;
+    if (!this.r.level && state.level) this.setLevel(state.level);
+    this.lobby();
+    this.table();
+    this.narrate(before, state);
+    if (state.status === "finished") this.ended();
+    this.tick();
+    this.render();
+  }
+
+  lobby() {
+    const state = this.r.state;
+    const me = capi.player();
+    const joined = Boolean(this.mine());
+    const waiting = state.status === "waiting";
+    $("race-lobby").hidden = state.status === "finished";
+    $("race-join").hidden = !(waiting && me && !joined);
+    $("race-name-form").hidden = !(waiting && !me);
+    $("race-start").hidden = !(waiting && me && state.host === me.name);
+    $("race-title").textContent = `Race ${this.r.title ? `on ${this.r.title}` : ""}`.trim();
+  }
+
+  /** The others' rows: ranked at the end, else by boxes on goals. */
+  table() {
+    const body = $("race-players").tBodies[0];
+    const me = capi.player();
+    const rows = this.r.state.players.slice();
+    const finished = this.r.state.status === "finished";
+    rows.sort((a, b) => (finished ? (a.rank ?? 1e9) - (b.rank ?? 1e9) : (b.boxes_on_goals - a.boxes_on_goals) || (a.moves - b.moves)));
+    body.replaceChildren();
+    const total = this.r.level ? this.r.level.boxes.size : 0;
+    rows.forEach((p, i) => {
+      let state = p.solved ? `solved${p.seconds ? ` in ${p.seconds.toFixed(1)} s` : ""}` : p.finished ? "gave up" : "";
+      if (finished && !p.solved) state = "not solved";
+      const cells = [
+        el("td", { text: finished && p.rank ? String(p.rank) : String(i + 1) }),
+        el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === this.r.state.host) }),
+        el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
+        el("td", { text: `${p.boxes_on_goals} / ${total}` }),
+        el("td", { class: "state" }, state),
+      ];
+      if (finished && p.lurd) {
+        const title = `${p.name} in the race`;
+        cells[5].append(" ", el("a", { href: `${shareRoute(this.r.level, title, "replay")}&lurd=${encodeURIComponent(p.lurd)}`, text: "Replay", class: "replay-link" }));
+      }
+      body.append(el("tr", { class: me && p.name === me.name ? "me" : null, "data-name": p.name }, ...cells));
+    });
+  }
+
+  /** Tell screen readers what changed: joins, boxes placed by others, finishes, the start. */
+  narrate(before, state) {
+    const me = capi.player();
+    const prev = new Map((before?.players || []).map((p) => [p.name, p]));
+    const total = this.r.level ? this.r.level.boxes.size : 0;
+    const news = [];
+    for (const p of state.players) {
+      if (me && p.name === me.name) continue;
+      const old = prev.get(p.name);
+      if (!old) { if (before) news.push(`${p.name} joined.`); continue; }
+      if (p.solved && !old.solved) news.push(`${p.name} solved it in ${p.moves} moves.`);
+      else if (p.boxes_on_goals !== old.boxes_on_goals) news.push(`${p.name}: ${p.boxes_on_goals} of ${total} boxes on goals.`);
+    }
+    if (before && before.status !== state.status) {
+      if (state.status === "countdown") news.push("The race starts soon: get ready.");
+      if (state.status === "running") news.push("Go!");
+    }
+    if (news.length) say(news.join(" "));
+  }
+
+  ended() {
+    if (this.r.endedShown) return;
+    this.r.endedShown = true;
+    this.r.finished = true;
+    const ranked = this.r.state.players.slice().sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
+    const text = ranked.length
+      ? `Race over. ${ranked.map((p) => `${p.rank ?? "-"}. ${p.name}${p.solved ? ` (${p.moves} moves)` : " (not solved)"}`).join(", ")}.`
+      : "Race over.";
+    $("race-result").textContent = text;
+    say(text);
+    if (this.r.socket) {
+      this.r.socket.onclose = null;
+      this.r.socket.close();
+      this.r.socket = null;
+    }
+    clearInterval(this.r.poll);
+  }
+
+  /** Once a quarter second: the countdown and the time left. */
+  tick() {
+    if (!this.r) return;
+    const now = Date.now();
+    const status = $("race-status");
+    const clock = $("race-clock");
+    if (this.r.mode === "ghost") {
+      if (this.r.startsAt === null) return;
+      if (now < this.r.startsAt) {
+        const n = Math.ceil((this.r.startsAt - now) / 1000);
+        if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
+        status.textContent = `Starts in ${n}`;
+      } else if (!this.r.ghost.started) {
+        this.r.ghost.started = true;
+        status.textContent = "Go!";
+        say("Go!");
+        this.render();
+        this.ghostStep();
+      }
+      if (now >= this.r.startsAt && !this.r.finished) clock.textContent = `${((now - this.r.startsAt) / 1000).toFixed(1)} s`;
+      return;
+    }
+    const state = this.r.state;
+    if (!state) return;
+    if (state.status === "waiting") {
+      status.textContent = `Waiting for players (${state.players.length} joined)${this.mine() ? "" : ": join to race"}.`;
+      if (state.time_limit) clock.textContent = minutes(state.time_limit);
+    } else if (state.status === "finished") {
+      status.textContent = "Finished.";
+      clock.textContent = "-";
+    } else if (this.r.startsAt !== null && now < this.r.startsAt) {
+      const n = Math.ceil((this.r.startsAt - now) / 1000);
+      status.textContent = `Starts in ${n}`;
+      if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
+    } else {
+      status.textContent = this.r.finished ? "You are done: waiting for the others." : this.mine() ? "Go!" : "Running (you are watching).";
+      if (this.r.endsAt !== null) {
+        clock.textContent = minutes(Math.max(0, Math.ceil((this.r.endsAt - now) / 1000)));
+      }
+    }
+    // The buttons follow the race's state (Go, the time limit) even without a move.
+    const nowLive = this.live();
+    if (nowLive !== this.r.wasLive) {
+      this.r.wasLive = nowLive;
+      this.render();
+    }
+  }
+
+  /** #/race/{code}: the lobby, the race, or its result. */
+  async openRace(code, { current }) {
+    this.reset("race");
+    this.r.code = code;
+    const state = this.r;
+    const link = `${location.origin}/#/race/${encodeURIComponent(code)}`;
+    $("race-link").value = link;
+    document.title = "Race - Sokoban";
+    const first = await capi.race(code);
+    if (!current() || this.r !== state) return;
+    this.update(first);
+    if (first.status !== "finished") this.connect();
+    $("race-canvas").focus({ preventScroll: true });
+  }
+
+  /** #/race/new: the form; with ?level= the current level is offered first. */
+  openNew(levelId) {
+    this.reset("new");
+    document.title = "Open a race - Sokoban";
+    $("race-title").textContent = "Open a race";
+    const select = $("race-level");
+    select.querySelector("option[data-level]")?.remove();
+    if (levelId) {
+      const option = el("option", { value: `level:${levelId}`, "data-level": "1", text: `This level (${levelId})` });
+      select.prepend(option);
+      select.value = option.value;
+      // Its title, when the server knows it (as text: titles are never markup).
+      const slash = levelId.lastIndexOf("/");
+      const json = levelId.startsWith("daily/") ? capi.daily(levelId.slice(6)).then((d) => ({ title: `Daily ${d.date}` }))
+        : api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
+      json.then((j) => { if (j.title) option.textContent = `This level: ${j.title}`; }).catch(() => {});
+    }
+    $("race-form").hidden = false;
+    $("race-name-form").hidden = Boolean(capi.player());
+    $("race-status").textContent = capi.player() ? "" : "Pick a name first: the others see it in the race.";
+  }
+
+  async create() {
+    const choice = $("race-level").value;
+    const options = {
+      band: choice.startsWith("level:") ? null : choice,
+      level_id: choice.startsWith("level:") ? choice.slice(6) : null,
+      time_limit: Number($("race-limit").value),
+      countdown: Number($("race-countdown").value),
+    };
+    try {
+      const race = await capi.createRace(options);
+      location.hash = `#/race/${encodeURIComponent(race.code)}`;
+    } catch (error) {
+      $("race-status").textContent = `Cannot open the race: ${error.message}`;
+    }
+  }
+
+  async join() {
+    try {
+      this.update(await capi.joinRace(this.r.code));
+      if (this.r.socket) { this.r.socket.onclose = null; this.r.socket.close(); this.r.socket = null; }
+      this.connect();
+      say("You joined the race.");
+      $("race-canvas").focus({ preventScroll: true }); // the keys play once the race runs
+    } catch (error) {
+      $("race-status").textContent = `Cannot join: ${error.message}`;
+    }
+  }
+
+  async start() {
+    try {
+      await capi.startRace(this.r.code);
+      if (!this.r.socket) this.update(await capi.race(this.r.code));
+    } catch (error) {
+      $("race-status").textContent = `Cannot start: ${error.message}`;
+    }
+  }
+
+  /** #/ghost/{level id}?source=best|leader|optimal: race alone against a stored solution. */
+  async openGhost(levelId, source, { current }) {
+    this.reset("ghost");
+    const state = this.r;
+    document.title = "Ghost race - Sokoban";
+    $("race-title").textContent = `Ghost race against ${GHOST_NAMES[source] || source}`;
+    const slash = levelId.lastIndexOf("/");
+    let json;
+    let stored = null;
+    if (levelId.startsWith("daily/")) json = (await capi.daily(levelId.slice(6))).level;
+    else json = await api.level(levelId.slice(0, slash), levelId.slice(slash + 1));
+    try {
+      stored = await capi.ghost(levelId, source);
+    } catch (error) {
+      // "your best" may be only in this browser: race that.
+      const best = source === "best" ? store.best(store.levelKey(R.formatBoard(levelOf(json)))) : null;
+      if (!best) throw error;
+      stored = { name: "your best (this browser)", lurd: best.moves.lurd, seconds: null };
+    }
+    if (!current() || this.r !== state) return;
+    this.setLevel(json);
+    players.rememberLevel(store.levelKey(R.formatBoard(this.r.level)), levelId);
+    const { steps } = R.replay(this.r.level, stored.lurd);
+    const pace = stored.seconds && steps.length ? stored.seconds / steps.length : GHOST_PACE_S;
+    this.r.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(this.r.level), pace, index: 0, started: false, timer: null, done: false };
+    this.r.startsAt = Date.now() + 3000;
+    $("race-result").textContent = `The ghost plays ${stored.name || GHOST_NAMES[source]}'s solution: ${steps.length} moves in ${(pace * steps.length).toFixed(1)} s.`;
+    this.ghostTable();
+    this.render();
+    $("race-canvas").focus({ preventScroll: true });
+  }
+
+  /** The ghost race cannot start: say why, with the way back. */
+  noGhost(reason) {
+    $("race-status").textContent = `No ghost: ${reason}.`;
+    const back = el("button", { type: "button", text: "Back to the level" });
+    back.addEventListener("click", () => history.back());
+    $("race-result").replaceChildren("Solve the level (signed in) to race your best, or pick another ghost. ", back);
+  }
+
+  ghostStep() {
+    const g = this.r.ghost;
+    if (!g || this.r.finished && g.done) return;
+    if (g.index >= g.steps.length) {
+      g.done = true;
+      g.doneAt = Date.now();
+      this.ghostTable();
+      if (!this.r.finished) say(`The ghost finished in ${((g.doneAt - this.r.startsAt) / 1000).toFixed(1)} seconds.`);
+      return;
+    }
+    g.game.move(g.steps[g.index].d);
+    g.index += 1;
+    this.render();
+    this.ghostTable();
+    const state = this.r;
+    g.timer = setTimeout(() => { if (this.r === state) this.ghostStep(); }, g.pace * 1000);
+  }
+
+  ghostDone() {
+    const t = (Date.now() - this.r.startsAt) / 1000;
+    const g = this.r.ghost;
+    const m = this.r.game.metrics();
+    const ghostTime = g.pace * g.steps.length;
+    const won = t < ghostTime;
+    const text = `You solved it in ${t.toFixed(1)} s with ${m.moves} moves and ${m.pushes} pushes; `
+      + `the ghost takes ${ghostTime.toFixed(1)} s with ${g.steps.length} moves. ${won ? "You beat the ghost!" : "The ghost wins."}`;
+    $("race-result").textContent = text;
+    $("race-status").textContent = won ? "You beat the ghost!" : "The ghost wins.";
+    say(text);
+    this.ghostTable();
+  }
+
+  ghostTable() {
+    const g = this.r.ghost;
+    if (!g) return;
+    const total = this.r.level.boxes.size;
+    const row = (name, game, done) => el("tr", { "data-name": name },
+      el("td", { text: "" }), el("td", { class: "name", text: name }),
+      el("td", { text: String(game.moves) }), el("td", { text: String(game.pushes) }),
+      el("td", { text: `${onGoals(this.r.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
+    $("race-players").tBodies[0].replaceChildren(row("You", this.r.game, this.r.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
+  }
+
+  setup() {
+    $("race-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!capi.player()) {
+        $("race-name").focus();
+        return;
+      }
+      this.create();
+    });
+    $("race-name-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = $("race-name").value.trim();
+      if (!name) return;
+      try {
+        await players.register(name);
+      } catch (error) {
+        $("race-status").textContent = error.status === 409 ? `The name "${name}" is taken: pick another.` : `Cannot pick that name: ${error.message}`;
+        return;
+      }
+      $("race-name-form").hidden = true;
+      if (this.r && this.r.mode === "race") this.join();
+      else $("race-status").textContent = `Playing as ${name}.`;
+    });
+    $("race-copy").addEventListener("click", async () => {
+      const ok = await copyText($("race-link").value);
+      $("race-link").select();
+      announce(ok ? "The race's link is copied: send it to the others." : "Copy the selected link and send it to the others.");
+    });
+    $("race-join").addEventListener("click", () => this.join());
+    $("race-start").addEventListener("click", () => this.start());
+    $("race-undo").addEventListener("click", () => this.board.undo());
+    $("race-restart").addEventListener("click", () => this.board.restart());
+    $("race-give-up").addEventListener("click", () => {
+      if (!this.live()) return;
+      this.r.finished = true;
+      this.send({ type: "finish", lurd: this.r.game.lurd() });
+      say("You gave up; the others race on.");
+      this.render();
+    });
+  }
 }
+
+const screen = new RaceScreen();
+
+export const stop = () => screen.stop();
+export const active = () => screen.active();
+export const redraw = () => screen.redraw();
+/** Keys of the race screen; true when the key was ours. */
+export const keydown = (e) => screen.keydown(e);
+/** #/race/{code}: the lobby, the race, or its result. */
+export const openRace = (code, ctx) => screen.openRace(code, ctx);
+/** #/race/new: the form; with ?level= the current level is offered first. */
+export const openNew = (levelId) => screen.openNew(levelId);
+/** #/ghost/{level id}?source=best|leader|optimal: race alone against a stored solution. */
+export const openGhost = (levelId, source, ctx) => screen.openGhost(levelId, source, ctx);
+/** The ghost race cannot start: say why, with the way back. */
+export const noGhost = (reason) => screen.noGhost(reason);
+export const setup = () => screen.setup();

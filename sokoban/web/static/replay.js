@@ -8,179 +8,6 @@ import * as store from "./progress.js";
 import { BoardView } from "./board.js";
 import { $, el, announce, markFirstFrame, prefs } from "./ui.js";
 
-let S = null;
-let view = null;
-
-/**
- * Open the replay of `level`; `sources` are [{id, label, lurd}] offered in the menu, the
- * first with a LURD loaded. `back` is the route of the level.
- */
-export function open(level, title, sources, back) {
-  stop();
-  if (!view) {
-    view = new BoardView($("replay-canvas"), { below: 50 });
-    window.addEventListener("resize", () => { if (S) { view.fit(); render(); } });
-  }
-  S = { level, title, game: new R.Game(level), timer: null, sources };
-  $("replay-title").textContent = `Replay: ${title}`;
-  document.title = `Replay: ${title} - Sokoban`;
-  $("replay-back-link").setAttribute("href", back);
-  const menu = $("replay-source");
-  menu.replaceChildren();
-  for (const source of sources) menu.append(el("option", { value: source.id, text: source.label }));
-  menu.append(el("option", { value: "paste", text: "Paste a LURD" }));
-  const first = sources.find((s) => s.lurd);
-  menu.value = first ? first.id : "paste";
-  view.setLevel(level);
-  choose(menu.value);
-  markFirstFrame();
-}
-
-export function stop() {
-  if (S) pause();
-}
-
-export function active() {
-  return S !== null && !$("screen-replay").hidden;
-}
-
-/** The replay screen's keys (Space, arrows, Shift+arrows); true when the key was one. */
-export function keydown(e) {
-  if (!active()) return false;
-  if (e.key === " " && e.target.tagName !== "BUTTON") toggle();
-  else if (e.key === "ArrowRight") (e.shiftKey ? stepPush : step)(1);
-  else if (e.key === "ArrowLeft") (e.shiftKey ? stepPush : step)(-1);
-  else return false;
-  e.preventDefault();
-  return true;
-}
-
-/** Load the solution of the chosen source. */
-export function choose(id) {
-  const paste = id === "paste";
-  $("replay-paste").hidden = !paste;
-  if (paste) {
-    load($("replay-lurd").value);
-    return;
-  }
-  const source = S.sources.find((s) => s.id === id);
-  load(source ? source.lurd || "" : "");
-}
-
-/** Load LURD text; an illegal step keeps the legal part and says where it stops. */
-export function load(lurd) {
-  pause();
-  const game = new R.Game(S.level);
-  let message = "";
-  try {
-    game.load(lurd, 0);
-  } catch (error) {
-    if (error instanceof R.IllegalMove) {
-      const steps = R.parseLurd(lurd).slice(0, error.index);
-      game.load(R.formatLurd(steps), 0);
-      message = `${error.message}: the replay stops before it.`;
-    } else {
-      message = `Not a solution: ${error.message}`;
-    }
-  }
-  S.game = game;
-  const { metrics, solved } = R.replay(S.level, game.steps);
-  if (!message) {
-    message = game.steps.length
-      ? `${metrics.moves} moves, ${metrics.pushes} pushes; ${solved ? "it solves the level" : "it does not solve the level"}.`
-      : "No solution loaded.";
-  }
-  $("replay-message").textContent = message;
-  const scrub = $("replay-scrub");
-  scrub.max = String(game.steps.length);
-  render();
-}
-
-/** Offer the solver's solution from the start of the level. */
-export async function ask() {
-  const state = S;
-  $("replay-message").textContent = "The solver is thinking...";
-  try {
-    const result = await api.solve(R.formatBoard(state.level), "fast", 10);
-    if (S !== state) return;
-    if (result.status !== "solved") {
-      $("replay-message").textContent = `The solver found no solution (${result.message || result.status}).`;
-      return;
-    }
-    const id = "solver";
-    S.sources = S.sources.filter((s) => s.id !== id);
-    S.sources.push({ id, label: `The solver's (${result.pushes} pushes${result.optimal ? ", optimal" : ""})`, lurd: result.lurd });
-    const menu = $("replay-source");
-    menu.querySelector('option[value="solver"]')?.remove();
-    menu.insertBefore(el("option", { value: id, text: S.sources[S.sources.length - 1].label }), menu.lastChild);
-    menu.value = id;
-    choose(id);
-  } catch (error) {
-    $("replay-message").textContent = `The solver is unavailable: ${error.message}`;
-  }
-}
-
-function render() {
-  const { game } = S;
-  view.draw(game.position, { theme: prefs().theme });
-  $("replay-move").textContent = String(game.cursor);
-  $("replay-total").textContent = String(game.steps.length);
-  $("replay-pushes").textContent = String(game.pushes);
-  $("replay-scrub").value = String(game.cursor);
-  $("replay-play").textContent = S.timer ? "Pause" : "Play";
-  view.canvas.dataset.cursor = String(game.cursor);
-  view.canvas.setAttribute("aria-label", `Replay at move ${game.cursor} of ${game.steps.length}, ${game.pushes} pushes.`);
-}
-
-export function step(n) {
-  pause();
-  if (n > 0) S.game.redo();
-  else S.game.undo();
-  render();
-}
-
-/** Forward to just after the next push, or back to just after the previous one. */
-export function stepPush(n) {
-  pause();
-  const { game } = S;
-  if (n > 0) {
-    while (game.redo() && !game.steps[game.cursor - 1].push);
-  } else {
-    game.undo();
-    while (game.cursor > 0 && !game.steps[game.cursor - 1].push) game.undo();
-  }
-  render();
-}
-
-export function seek(n) {
-  pause();
-  S.game.seek(n);
-  render();
-}
-
-export function toggle() {
-  if (S.timer) pause();
-  else play();
-}
-
-function play() {
-  if (S.game.cursor >= S.game.steps.length) S.game.seek(0);
-  const rate = Number($("replay-speed").value) || 10;
-  S.timer = setInterval(() => {
-    if (!S.game.redo()) pause();
-    render();
-  }, 1000 / rate);
-  render();
-  announce("Playing.");
-}
-
-function pause() {
-  if (S && S.timer) {
-    clearInterval(S.timer);
-    S.timer = null;
-    render();
-  }
-}
 
 /** The replay sources of a level: its own solution, the player's moves and best scores. */
 export function sourcesFor(level, json, extra) {
@@ -200,7 +27,202 @@ export function sourcesFor(level, json, extra) {
   return out;
 }
 
-/** Draw again (a new theme). */
-export function redraw() {
-  if (S) render();
+/** The replay screen (#screen-replay). */
+class ReplayScreen {
+  constructor() {
+    /** The replay on screen (level, game, timer, sources); null elsewhere. */
+    this.r = null;
+    this.view = null;
+  }
+
+  /**
+   * Open the replay of `level`; `sources` are [{id, label, lurd}] offered in the menu, the
+   * first with a LURD loaded. `back` is the route of the level.
+   */
+  open(level, title, sources, back) {
+    this.stop();
+    if (!this.view) {
+      this.view = new BoardView($("replay-canvas"), { below: 50 });
+      window.addEventListener("resize", () => { if (this.r) { this.view.fit(); this.render(); } });
+    }
+    this.r = { level, title, game: new R.Game(level), timer: null, sources };
+    $("replay-title").textContent = `Replay: ${title}`;
+    document.title = `Replay: ${title} - Sokoban`;
+    $("replay-back-link").setAttribute("href", back);
+    const menu = $("replay-source");
+    menu.replaceChildren();
+    for (const source of sources) menu.append(el("option", { value: source.id, text: source.label }));
+    menu.append(el("option", { value: "paste", text: "Paste a LURD" }));
+    const first = sources.find((s) => s.lurd);
+    menu.value = first ? first.id : "paste";
+    this.view.setLevel(level);
+    this.choose(menu.value);
+    markFirstFrame();
+  }
+
+  stop() {
+    if (this.r) this.pause();
+  }
+
+  active() {
+    return this.r !== null && !$("screen-replay").hidden;
+  }
+
+  /** The replay screen's keys (Space, arrows, Shift+arrows); true when the key was one. */
+  keydown(e) {
+    if (!this.active()) return false;
+    if (e.key === " " && e.target.tagName !== "BUTTON") this.toggle();
+    else if (e.key === "ArrowRight") (e.shiftKey ? stepPush : step)(1);
+    else if (e.key === "ArrowLeft") (e.shiftKey ? stepPush : step)(-1);
+    else return false;
+    e.preventDefault();
+    return true;
+  }
+
+  /** Load the solution of the chosen source. */
+  choose(id) {
+    const paste = id === "paste";
+    $("replay-paste").hidden = !paste;
+    if (paste) {
+      this.load($("replay-lurd").value);
+      return;
+    }
+    const source = this.r.sources.find((s) => s.id === id);
+    this.load(source ? source.lurd || "" : "");
+  }
+
+  /** Load LURD text; an illegal step keeps the legal part and says where it stops. */
+  load(lurd) {
+    this.pause();
+    const game = new R.Game(this.r.level);
+    let message = "";
+    try {
+      game.load(lurd, 0);
+    } catch (error) {
+      if (error instanceof R.IllegalMove) {
+        const steps = R.parseLurd(lurd).slice(0, error.index);
+        game.load(R.formatLurd(steps), 0);
+        message = `${error.message}: the replay stops before it.`;
+      } else {
+        message = `Not a solution: ${error.message}`;
+      }
+    }
+    this.r.game = game;
+    const { metrics, solved } = R.replay(this.r.level, game.steps);
+    if (!message) {
+      message = game.steps.length
+        ? `${metrics.moves} moves, ${metrics.pushes} pushes; ${solved ? "it solves the level" : "it does not solve the level"}.`
+        : "No solution loaded.";
+    }
+    $("replay-message").textContent = message;
+    const scrub = $("replay-scrub");
+    scrub.max = String(game.steps.length);
+    this.render();
+  }
+
+  /** Offer the solver's solution from the start of the level. */
+  async ask() {
+    const state = this.r;
+    $("replay-message").textContent = "The solver is thinking...";
+    try {
+      const result = await api.solve(R.formatBoard(state.level), "fast", 10);
+      if (this.r !== state) return;
+      if (result.status !== "solved") {
+        $("replay-message").textContent = `The solver found no solution (${result.message || result.status}).`;
+        return;
+      }
+      const id = "solver";
+      this.r.sources = this.r.sources.filter((s) => s.id !== id);
+      this.r.sources.push({ id, label: `The solver's (${result.pushes} pushes${result.optimal ? ", optimal" : ""})`, lurd: result.lurd });
+      const menu = $("replay-source");
+      menu.querySelector('option[value="solver"]')?.remove();
+      menu.insertBefore(el("option", { value: id, text: this.r.sources[this.r.sources.length - 1].label }), menu.lastChild);
+      menu.value = id;
+      this.choose(id);
+    } catch (error) {
+      $("replay-message").textContent = `The solver is unavailable: ${error.message}`;
+    }
+  }
+
+  render() {
+    const { game } = this.r;
+    this.view.draw(game.position, { theme: prefs().theme });
+    $("replay-move").textContent = String(game.cursor);
+    $("replay-total").textContent = String(game.steps.length);
+    $("replay-pushes").textContent = String(game.pushes);
+    $("replay-scrub").value = String(game.cursor);
+    $("replay-play").textContent = this.r.timer ? "Pause" : "Play";
+    this.view.canvas.dataset.cursor = String(game.cursor);
+    this.view.canvas.setAttribute("aria-label", `Replay at move ${game.cursor} of ${game.steps.length}, ${game.pushes} pushes.`);
+  }
+
+  step(n) {
+    this.pause();
+    if (n > 0) this.r.game.redo();
+    else this.r.game.undo();
+    this.render();
+  }
+
+  /** Forward to just after the next push, or back to just after the previous one. */
+  stepPush(n) {
+    this.pause();
+    const { game } = this.r;
+    if (n > 0) {
+      while (game.redo() && !game.steps[game.cursor - 1].push);
+    } else {
+      game.undo();
+      while (game.cursor > 0 && !game.steps[game.cursor - 1].push) game.undo();
+    }
+    this.render();
+  }
+
+  seek(n) {
+    this.pause();
+    this.r.game.seek(n);
+    this.render();
+  }
+
+  toggle() {
+    if (this.r.timer) this.pause();
+    else this.play();
+  }
+
+  play() {
+    if (this.r.game.cursor >= this.r.game.steps.length) this.r.game.seek(0);
+    const rate = Number($("replay-speed").value) || 10;
+    this.r.timer = setInterval(() => {
+      if (!this.r.game.redo()) this.pause();
+      this.render();
+    }, 1000 / rate);
+    this.render();
+    announce("Playing.");
+  }
+
+  pause() {
+    if (this.r && this.r.timer) {
+      clearInterval(this.r.timer);
+      this.r.timer = null;
+      this.render();
+    }
+  }
+
+  /** Draw again (a new theme). */
+  redraw() {
+    if (this.r) this.render();
+  }
 }
+
+const screen = new ReplayScreen();
+
+export const open = (level, title, sources, back) => screen.open(level, title, sources, back);
+export const stop = () => screen.stop();
+export const active = () => screen.active();
+export const keydown = (e) => screen.keydown(e);
+export const choose = (id) => screen.choose(id);
+export const load = (lurd) => screen.load(lurd);
+export const ask = () => screen.ask();
+export const step = (n) => screen.step(n);
+export const stepPush = (n) => screen.stepPush(n);
+export const seek = (n) => screen.seek(n);
+export const toggle = () => screen.toggle();
+export const redraw = () => screen.redraw();
