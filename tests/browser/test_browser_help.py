@@ -13,6 +13,12 @@ from .web_helpers import Page
 
 pytestmark = pytest.mark.browser
 
+#: The solved dialog's line about the submission holds the server's answer.
+ANSWERED = (
+    "() => { const t = document.querySelector('#solved-server')?.textContent || '';"
+    " return t.length > 0 && !t.startsWith('Sending'); }"
+)
+
 
 def test_a_hint_is_asked_again_after_retry_after(web: Page, collection_id: str) -> None:
     p = web.page
@@ -70,7 +76,7 @@ def test_an_assisted_solve_is_submitted_as_assisted(
     for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowDown", "ArrowRight"):
         p.keyboard.press(key)
     p.wait_for_selector("#solved[open]")
-    p.wait_for_function("() => document.querySelector('#solved-server')?.textContent.length > 0")
+    p.wait_for_function(ANSWERED)
     assert len(sent) == 1 and "assisted" not in sent[0]
     p.keyboard.press("Escape")
     # Solved by the solver's Solve: sent as assisted, and the dialog says so.
@@ -79,7 +85,7 @@ def test_an_assisted_solve_is_submitted_as_assisted(
     p.click("#solve")
     p.wait_for_selector("#solved[open]", timeout=30_000)
     assert "solver's help" in p.locator("#solved-best").inner_text()
-    p.wait_for_function("() => document.querySelector('#solved-server')?.textContent.length > 20")
+    p.wait_for_function(ANSWERED)
     assert len(sent) == 2 and sent[1]["assisted"] is True
     assert "rank" not in p.locator("#solved-server").inner_text()
     # A server that does not take the field refuses it (422): nothing is ranked either way.

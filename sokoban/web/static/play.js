@@ -494,6 +494,10 @@ export function setup(go) {
   on("previous", () => go(screen.neighbourRoute(-1)));
   on("next", () => go(screen.neighbourRoute(1)));
   on("play-more", toggleMenu);
+  // The menu closes when a tap lands anywhere else.
+  document.addEventListener("pointerdown", (e) => {
+    if ($("play-menu").dataset.open && !$("play-bar").contains(e.target)) closeMenu();
+  });
   on("solved-next", () => { $("solved").close(); go(screen.neighbourRoute(1)); });
   on("solved-replay", () => { $("solved").close(); go(screen.replayRoute()); });
   $("speed").addEventListener("change", () => {

@@ -310,7 +310,8 @@ class RaceScreen {
     const me = capi.player();
     const joined = Boolean(this.mine());
     const waiting = state.status === "waiting";
-    $("race-lobby").hidden = state.status === "finished";
+    // The link is for joining: once the race starts, the board and the players get the room.
+    $("race-lobby").hidden = state.status !== "waiting";
     $("race-join").hidden = !(waiting && me && !joined);
     $("race-name-form").hidden = !(waiting && !me);
     $("race-start").hidden = !(waiting && me && state.host === me.name);
