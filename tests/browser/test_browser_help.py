@@ -39,12 +39,13 @@ def test_a_hint_is_asked_again_after_retry_after(web: Page, collection_id: str) 
     web.goto(f"#/play/{collection_id}/2")
     p.wait_for_selector("#play-canvas[data-moves]")
     p.keyboard.press("i")
+    # The first solve of a fresh server may wait for its solver process to start.
     p.wait_for_function(
         "() => document.querySelector('#notice-text').textContent.includes('asking again in 1 s')"
     )
     assert p.locator("#pushes").inner_text() == "0"
     p.wait_for_function(
-        "() => document.querySelector('#pushes').textContent === '1'", timeout=30_000
+        "() => document.querySelector('#pushes').textContent === '1'", timeout=60_000
     )
     assert len(refused) == 1
     assert "Hint" in p.locator("#notice-text").inner_text()
@@ -83,7 +84,7 @@ def test_an_assisted_solve_is_submitted_as_assisted(
     web.goto(f"#/play/{collection_id}/2")
     p.wait_for_selector("#play-canvas[data-moves]")
     p.click("#solve")
-    p.wait_for_selector("#solved[open]", timeout=30_000)
+    p.wait_for_selector("#solved[open]", timeout=60_000)
     assert "solver's help" in p.locator("#solved-best").inner_text()
     p.wait_for_function(ANSWERED)
     assert len(sent) == 2 and sent[1]["assisted"] is True

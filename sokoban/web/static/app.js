@@ -159,18 +159,7 @@ function setup() {
   });
   onSystemTheme(themeChanged);
 
-  $("replay-source").addEventListener("change", () => replay.choose($("replay-source").value));
-  $("replay-load").addEventListener("click", () => replay.load($("replay-lurd").value));
-  $("replay-ask").addEventListener("click", () => replay.ask());
-  $("replay-start").addEventListener("click", () => replay.seek(0));
-  $("replay-end").addEventListener("click", () => replay.seek(Infinity));
-  $("replay-back").addEventListener("click", () => replay.step(-1));
-  $("replay-forward").addEventListener("click", () => replay.step(1));
-  $("replay-back-push").addEventListener("click", () => replay.stepPush(-1));
-  $("replay-forward-push").addEventListener("click", () => replay.stepPush(1));
-  $("replay-play").addEventListener("click", () => replay.toggle());
-  $("replay-scrub").addEventListener("input", () => replay.seek(Number($("replay-scrub").value)));
-
+  replay.setup();
   browse.setupImport();
   compete.setup();
   // Saving a level adds to "mine": list the collections afresh next time.

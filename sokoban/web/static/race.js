@@ -163,7 +163,7 @@ class RaceScreen {
     this.render();
   }
 
-  /** The counters, the buttons' states and the this.board's label (after each drawing). */
+  /** The counters, the buttons' states and the board's label (after each drawing). */
   counters() {
     if (!this.r || !this.r.game) return;
     const { game } = this.r;
@@ -177,7 +177,7 @@ class RaceScreen {
     $("race-restart").disabled = !this.live() || game.cursor === 0;
   }
 
-  /** CSS pixels the this.board leaves free under it: the players and buttons beside or under it. */
+  /** CSS pixels the board leaves free under it: the players and buttons beside or under it. */
   raceRoom() {
     const bar = $("race-bar");
     if (bar && getComputedStyle(bar).position === "fixed") return bar.offsetHeight + 8;

@@ -72,8 +72,8 @@ class ReplayScreen {
   keydown(e) {
     if (!this.active()) return false;
     if (e.key === " " && e.target.tagName !== "BUTTON") this.toggle();
-    else if (e.key === "ArrowRight") (e.shiftKey ? stepPush : step)(1);
-    else if (e.key === "ArrowLeft") (e.shiftKey ? stepPush : step)(-1);
+    else if (e.key === "ArrowRight") (e.shiftKey ? this.stepPush(1) : this.step(1));
+    else if (e.key === "ArrowLeft") (e.shiftKey ? this.stepPush(-1) : this.step(-1));
     else return false;
     e.preventDefault();
     return true;
@@ -218,11 +218,20 @@ export const open = (level, title, sources, back) => screen.open(level, title, s
 export const stop = () => screen.stop();
 export const active = () => screen.active();
 export const keydown = (e) => screen.keydown(e);
-export const choose = (id) => screen.choose(id);
-export const load = (lurd) => screen.load(lurd);
-export const ask = () => screen.ask();
-export const step = (n) => screen.step(n);
-export const stepPush = (n) => screen.stepPush(n);
-export const seek = (n) => screen.seek(n);
-export const toggle = () => screen.toggle();
 export const redraw = () => screen.redraw();
+
+/** The replay screen's controls. */
+export function setup() {
+  const on = (id, type, fn) => $(id).addEventListener(type, fn);
+  on("replay-source", "change", () => screen.choose($("replay-source").value));
+  on("replay-load", "click", () => screen.load($("replay-lurd").value));
+  on("replay-ask", "click", () => screen.ask());
+  on("replay-start", "click", () => screen.seek(0));
+  on("replay-end", "click", () => screen.seek(Infinity));
+  on("replay-back", "click", () => screen.step(-1));
+  on("replay-forward", "click", () => screen.step(1));
+  on("replay-back-push", "click", () => screen.stepPush(-1));
+  on("replay-forward-push", "click", () => screen.stepPush(1));
+  on("replay-play", "click", () => screen.toggle());
+  on("replay-scrub", "input", () => screen.seek(Number($("replay-scrub").value)));
+}
