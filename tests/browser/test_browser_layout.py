@@ -111,6 +111,9 @@ def test_every_builtin_board_is_whole_in_sight(browser: Any, server: str, size: 
             counters = page.locator("#screen-play .counters").bounding_box()
             board = page.locator("#play-canvas").bounding_box()
             assert counters["y"] + counters["height"] <= board["y"] + 1
+            # Readable counters: at least 15 CSS pixels.
+            size = page.eval_on_selector("#moves", "n => parseFloat(getComputedStyle(n).fontSize)")
+            assert size >= 15, size
             if size == "phone":
                 for button in ("undo", "redo", "restart", "hint", "play-more"):
                     _in_sight(page, f"#{button}")
@@ -158,8 +161,13 @@ def test_trimmed_board_and_no_page_wider_than_a_phone(
     with _page(browser, server, DESKTOP) as page:
         page.wait_for_selector("#collections li")
         page.wait_for_timeout(300)
-        _shot(page, "desktop-home")
         assert page.locator("#continue-label").inner_text() == "Start"
+        for label, route in routes.items():
+            page.goto(f"{server}/{route}")
+            page.wait_for_selector("main > section:not([hidden])")
+            page.wait_for_timeout(300)
+            assert _width(page) <= DESKTOP["width"], label
+            _shot(page, f"desktop-{label}")
         page.goto(f"{server}/#/daily")
         page.wait_for_selector("#daily-line:not([hidden])")
         _in_sight(page, "#play-canvas")
@@ -182,6 +190,8 @@ def test_race_players_and_buttons_in_sight_on_a_phone(
         page.goto(f"{server}/#/race/{race['code']}")
         page.reload()
         page.wait_for_selector('#race-players tr[data-name="Thumb"]')
+        assert _width(page) <= PHONE["width"]  # the lobby, its link included
+        _shot(page, "phone-race-lobby")
         page.click("#race-start")
         page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'")
         page.wait_for_selector("#race-canvas[data-moves]")

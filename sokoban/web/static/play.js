@@ -377,6 +377,10 @@ class PlayScreen {
     $("solved-best").textContent = text;
     $("solved-next").disabled = $("next").disabled;
     this.notice("Solved!");
+    const canvas = this.board.canvas;
+    canvas.classList.remove("celebrate");
+    void canvas.offsetWidth; // restart the animation when solved again
+    canvas.classList.add("celebrate");
     announce(`Solved in ${local.moves} moves and ${local.pushes} pushes.`);
     const dialog = $("solved");
     if (!dialog.open) dialog.showModal();
