@@ -59,12 +59,12 @@ class EditorScreen {
   constructor() {
     /** The board being edited (rows of XSB characters, the undo stack, the stroke); null
      * until the editor is first opened. */
-    this.r = null;
+    this.draft = null;
   }
 
   /** Open the editor, on `level` when given, else on the saved draft. */
   open(level, title) {
-    if (!this.r) this.setup();
+    if (!this.draft) this.setup();
     let rows = null;
     if (level) rows = fromLevel(level);
     else {
@@ -76,8 +76,8 @@ class EditorScreen {
         }
       } catch (error) { rows = null; }
     }
-    this.r.rows = rows || starter();
-    this.r.undo = [];
+    this.draft.rows = rows || starter();
+    this.draft.undo = [];
     $("edit-name").value = title || "";
     $("edit-message").textContent = "";
     $("share-url").value = "";
@@ -85,27 +85,27 @@ class EditorScreen {
   }
 
   setup() {
-    this.r = { rows: starter(), undo: [], drawing: false, cell: 32 };
+    this.draft = { rows: starter(), undo: [], drawing: false, cell: 32 };
     const canvas = $("edit-canvas");
     canvas.addEventListener("pointerdown", (e) => {
       if (e.button > 0) return;
       e.preventDefault();
       canvas.setPointerCapture?.(e.pointerId);
       this.snapshot();
-      this.r.drawing = true;
-      this.r.last = null;
+      this.draft.drawing = true;
+      this.draft.last = null;
       this.paintAt(e);
     });
-    canvas.addEventListener("pointermove", (e) => { if (this.r.drawing) this.paintAt(e); });
-    const end = () => { if (this.r.drawing) { this.r.drawing = false; this.changed(); } };
+    canvas.addEventListener("pointermove", (e) => { if (this.draft.drawing) this.paintAt(e); });
+    const end = () => { if (this.draft.drawing) { this.draft.drawing = false; this.changed(); } };
     canvas.addEventListener("pointerup", end);
     canvas.addEventListener("pointercancel", end);
     const resize = () => {
       const w = clamp(Number($("edit-width").value));
       const h = clamp(Number($("edit-height").value));
-      if (w === this.r.rows[0].length && h === this.r.rows.length) return;
+      if (w === this.draft.rows[0].length && h === this.draft.rows.length) return;
       this.snapshot();
-      this.r.rows = [...Array(h)].map((_, y) => [...Array(w)].map((__, x) => (this.r.rows[y] && this.r.rows[y][x]) || " "));
+      this.draft.rows = [...Array(h)].map((_, y) => [...Array(w)].map((__, x) => (this.draft.rows[y] && this.draft.rows[y][x]) || " "));
       this.changed();
     };
     $("edit-width").addEventListener("change", resize);
@@ -113,14 +113,14 @@ class EditorScreen {
     $("edit-undo").addEventListener("click", () => this.undo());
     $("edit-clear").addEventListener("click", () => {
       this.snapshot();
-      this.r.rows = blank(this.r.rows[0].length, this.r.rows.length);
+      this.draft.rows = blank(this.draft.rows[0].length, this.draft.rows.length);
       this.changed();
     });
     $("edit-xsb").addEventListener("input", () => {
       try {
         const level = R.parseBoard($("edit-xsb").value);
         this.snapshot();
-        this.r.rows = fromLevel(level);
+        this.draft.rows = fromLevel(level);
         this.render({ keepText: true });
       } catch (error) {
         this.showProblems([`${error.message}${error.line ? ` (line ${error.line})` : ""}`]);
@@ -141,43 +141,43 @@ class EditorScreen {
   paintAt(e) {
     const canvas = $("edit-canvas");
     const rect = canvas.getBoundingClientRect();
-    const w = this.r.rows[0].length;
-    const h = this.r.rows.length;
+    const w = this.draft.rows[0].length;
+    const h = this.draft.rows.length;
     const x = Math.floor(((e.clientX - rect.left) / rect.width) * w);
     const y = Math.floor(((e.clientY - rect.top) / rect.height) * h);
     if (x < 0 || y < 0 || x >= w || y >= h) return;
-    if (this.r.last === y * w + x) return;
-    this.r.last = y * w + x;
+    if (this.draft.last === y * w + x) return;
+    this.draft.last = y * w + x;
     this.put(x, y, this.tool());
     this.render({ quiet: true });
   }
 
   /** Set one cell with a tool, keeping a goal under a box or the player. */
   put(x, y, t) {
-    const old = this.r.rows[y][x];
+    const old = this.draft.rows[y][x];
     const goal = old === "." || old === "*" || old === "+";
-    if (t === "#" || t === " ") this.r.rows[y][x] = t;
-    else if (t === ".") this.r.rows[y][x] = old === "$" ? "*" : old === "@" ? "+" : ".";
-    else if (t === "$") this.r.rows[y][x] = goal ? "*" : "$";
+    if (t === "#" || t === " ") this.draft.rows[y][x] = t;
+    else if (t === ".") this.draft.rows[y][x] = old === "$" ? "*" : old === "@" ? "+" : ".";
+    else if (t === "$") this.draft.rows[y][x] = goal ? "*" : "$";
     else if (t === "@") {
-      for (const row of this.r.rows) {
+      for (const row of this.draft.rows) {
         row.forEach((c, i) => {
           if (c === "@") row[i] = " ";
           else if (c === "+") row[i] = ".";
         });
       }
-      this.r.rows[y][x] = goal ? "+" : "@";
+      this.draft.rows[y][x] = goal ? "+" : "@";
     }
   }
 
   snapshot() {
-    this.r.undo.push(this.r.rows.map((r) => r.slice()));
-    if (this.r.undo.length > 200) this.r.undo.shift();
+    this.draft.undo.push(this.draft.rows.map((r) => r.slice()));
+    if (this.draft.undo.length > 200) this.draft.undo.shift();
   }
 
   undo() {
-    if (!this.r.undo.length) return;
-    this.r.rows = this.r.undo.pop();
+    if (!this.draft.undo.length) return;
+    this.draft.rows = this.draft.undo.pop();
     this.changed();
     announce("Undone.");
   }
@@ -189,14 +189,14 @@ class EditorScreen {
 
   saveDraft() {
     try {
-      localStorage.setItem(DRAFT, JSON.stringify({ rows: this.r.rows.map((r) => r.join("")), title: $("edit-name").value }));
+      localStorage.setItem(DRAFT, JSON.stringify({ rows: this.draft.rows.map((r) => r.join("")), title: $("edit-name").value }));
     } catch (error) { /* no storage: the draft is not kept */ }
   }
 
   /** The edited level (trimmed, as XSB reads it) or null when there is no board. */
   level() {
     try {
-      return R.parseBoard(xsbOf(this.r.rows));
+      return R.parseBoard(xsbOf(this.draft.rows));
     } catch (error) {
       return null;
     }
@@ -210,7 +210,7 @@ class EditorScreen {
   }
 
   render({ keepText = false, quiet = false } = {}) {
-    const rows = this.r.rows;
+    const rows = this.draft.rows;
     const w = rows[0].length;
     const h = rows.length;
     $("edit-width").value = String(w);

@@ -78,7 +78,7 @@ const GHOST_NAMES = { best: "your best", leader: "the leader", optimal: "the opt
 class RaceScreen {
   constructor() {
     /** The race on screen (its mode, level, game, socket, timers); null elsewhere. */
-    this.r = null;
+    this.race = null;
     /** The board, played through the controller the play screen uses too. */
     this.board = null;
   }
@@ -93,10 +93,10 @@ class RaceScreen {
         onJump: () => this.changed(),
         onSolved: () => this.finishMine(),
         onRender: () => this.counters(),
-        marks: () => (this.r && this.r.ghost ? { overlay: (ctx, s) => paintGhost(ctx, this.r.level, s, this.r.ghost.game) } : {}),
+        marks: () => (this.race && this.race.ghost ? { overlay: (ctx, s) => paintGhost(ctx, this.race.level, s, this.race.ghost.game) } : {}),
       });
     }
-    this.r = {
+    this.race = {
       mode, code: null, level: null, game: null, state: null, socket: null, poll: null,
       timer: null, sendTimer: null, lastSent: 0, sentLurd: null, finished: false,
       startsAt: null, endsAt: null, skew: 0, ghost: null, retries: 0, wasLive: false, endedShown: false,
@@ -115,47 +115,47 @@ class RaceScreen {
     $("race-counters").hidden = mode === "new";
     $("race-intro").hidden = mode !== "new";
     $("race-give-up").hidden = mode !== "race";
-    this.r.timer = setInterval(() => this.tick(), 250);
+    this.race.timer = setInterval(() => this.tick(), 250);
   }
 
   stop() {
-    if (!this.r) return;
+    if (!this.race) return;
     this.board.stop();
-    clearInterval(this.r.timer);
-    clearInterval(this.r.poll);
-    clearTimeout(this.r.sendTimer);
-    if (this.r.ghost) clearTimeout(this.r.ghost.timer);
-    if (this.r.socket) {
-      this.r.socket.onclose = null;
-      this.r.socket.close();
+    clearInterval(this.race.timer);
+    clearInterval(this.race.poll);
+    clearTimeout(this.race.sendTimer);
+    if (this.race.ghost) clearTimeout(this.race.ghost.timer);
+    if (this.race.socket) {
+      this.race.socket.onclose = null;
+      this.race.socket.close();
     }
-    this.r = null;
+    this.race = null;
   }
 
   active() {
-    return this.r !== null && !$("screen-race").hidden;
+    return this.race !== null && !$("screen-race").hidden;
   }
 
   setLevel(json) {
-    this.r.level = levelOf(json);
-    this.r.title = json.title || "";
-    this.r.game = new R.Game(this.r.level);
+    this.race.level = levelOf(json);
+    this.race.title = json.title || "";
+    this.race.game = new R.Game(this.race.level);
     $("race-stage").hidden = false;
-    this.board.setLevel(this.r.level, this.r.game);
+    this.board.setLevel(this.race.level, this.race.game);
     markFirstFrame();
   }
 
   /** Whether our moves count now: the race runs and we have not finished. */
   live() {
-    if (!this.r || !this.r.game || this.r.finished) return false;
+    if (!this.race || !this.race.game || this.race.finished) return false;
     const now = Date.now();
-    if (this.r.mode === "ghost") return this.r.startsAt !== null && now >= this.r.startsAt;
-    if (!this.r.state || !this.mine()) return false;
-    return this.r.state.status === "running" || (this.r.state.status === "countdown" && this.r.startsAt !== null && now >= this.r.startsAt);
+    if (this.race.mode === "ghost") return this.race.startsAt !== null && now >= this.race.startsAt;
+    if (!this.race.state || !this.mine()) return false;
+    return this.race.state.status === "running" || (this.race.state.status === "countdown" && this.race.startsAt !== null && now >= this.race.startsAt);
   }
 
   render() {
-    if (this.r && this.r.game) this.board.render();
+    if (this.race && this.race.game) this.board.render();
   }
 
   /** Draw again (a new theme). */
@@ -165,14 +165,14 @@ class RaceScreen {
 
   /** The counters, the buttons' states and the board's label (after each drawing). */
   counters() {
-    if (!this.r || !this.r.game) return;
-    const { game } = this.r;
+    if (!this.race || !this.race.game) return;
+    const { game } = this.race;
     $("race-moves").textContent = String(game.moves);
     $("race-pushes").textContent = String(game.pushes);
-    const n = onGoals(this.r.level, game.boxes);
+    const n = onGoals(this.race.level, game.boxes);
     this.board.canvas.setAttribute("aria-label", `Race this.board: ${game.moves} moves, ${game.pushes} pushes, ${n} of ${game.boxes.size} boxes on goals${game.solved ? ", solved" : ""}.`);
     $("race-undo").disabled = !this.live() || game.cursor === 0;
-    $("race-give-up").hidden = this.r.mode !== "race";
+    $("race-give-up").hidden = this.race.mode !== "race";
     $("race-give-up").disabled = !this.live();
     $("race-restart").disabled = !this.live() || game.cursor === 0;
   }
@@ -185,7 +185,7 @@ class RaceScreen {
   }
 
   changed() {
-    if (this.r.mode === "race") this.scheduleProgress();
+    if (this.race.mode === "race") this.scheduleProgress();
     else this.ghostTable();
   }
 
@@ -200,11 +200,11 @@ class RaceScreen {
   }
 
   finishMine() {
-    if (this.r.finished) return;
-    this.r.finished = true;
-    const m = this.r.game.metrics();
-    if (this.r.mode === "race") {
-      this.send({ type: "finish", lurd: this.r.game.lurd() });
+    if (this.race.finished) return;
+    this.race.finished = true;
+    const m = this.race.game.metrics();
+    if (this.race.mode === "race") {
+      this.send({ type: "finish", lurd: this.race.game.lurd() });
       say(`You solved it in ${m.moves} moves and ${m.pushes} pushes.`);
     } else {
       this.ghostDone();
@@ -214,37 +214,37 @@ class RaceScreen {
 
   mine() {
     const me = capi.player();
-    return me && this.r.state ? this.r.state.players.find((p) => p.name === me.name) || null : null;
+    return me && this.race.state ? this.race.state.players.find((p) => p.name === me.name) || null : null;
   }
 
   send(message) {
-    if (this.r.socket && this.r.socket.readyState === WebSocket.OPEN) {
-      this.r.socket.send(JSON.stringify(message));
-      if (message.type === "progress") this.r.sentLurd = message.lurd;
-      this.r.lastSent = Date.now();
+    if (this.race.socket && this.race.socket.readyState === WebSocket.OPEN) {
+      this.race.socket.send(JSON.stringify(message));
+      if (message.type === "progress") this.race.sentLurd = message.lurd;
+      this.race.lastSent = Date.now();
     }
   }
 
   /** Send the whole history, at most every SEND_EVERY_MS (the last one always goes). */
   scheduleProgress() {
-    if (this.r.sendTimer) return;
-    const wait = Math.max(0, this.r.lastSent + SEND_EVERY_MS - Date.now());
-    this.r.sendTimer = setTimeout(() => {
-      if (!this.r) return;
-      this.r.sendTimer = null;
-      const lurd = this.r.game.lurd();
-      if (!this.r.finished && lurd !== this.r.sentLurd) this.send({ type: "progress", lurd });
+    if (this.race.sendTimer) return;
+    const wait = Math.max(0, this.race.lastSent + SEND_EVERY_MS - Date.now());
+    this.race.sendTimer = setTimeout(() => {
+      if (!this.race) return;
+      this.race.sendTimer = null;
+      const lurd = this.race.game.lurd();
+      if (!this.race.finished && lurd !== this.race.sentLurd) this.send({ type: "progress", lurd });
     }, wait);
   }
 
   connect() {
-    if (this.r.socket) return;
-    const state = this.r;
-    const socket = capi.raceSocket(this.r.code);
-    this.r.socket = socket;
+    if (this.race.socket) return;
+    const state = this.race;
+    const socket = capi.raceSocket(this.race.code);
+    this.race.socket = socket;
     socket.onopen = () => { state.retries = 0; };
     socket.onmessage = (event) => {
-      if (this.r !== state) return;
+      if (this.race !== state) return;
       let data;
       try {
         data = JSON.parse(event.data);
@@ -256,7 +256,7 @@ class RaceScreen {
       else if (data && data.type === "error" && data.status !== 429) $("race-result").textContent = `The server says: ${data.detail}`;
     };
     socket.onclose = (event) => {
-      if (this.r !== state) return;
+      if (this.race !== state) return;
       state.socket = null;
       if (state.state && state.state.status === "finished") return;
       if ([1008, 4401, 4404].includes(event.code)) {
@@ -269,16 +269,16 @@ class RaceScreen {
       this.startPolling();
       if (state.retries < 5) {
         state.retries += 1;
-        setTimeout(() => { if (this.r === state) this.connect(); }, 1000 * state.retries);
+        setTimeout(() => { if (this.race === state) this.connect(); }, 1000 * state.retries);
       }
     };
   }
 
   startPolling() {
-    if (this.r.poll) return;
-    const state = this.r;
-    this.r.poll = setInterval(async () => {
-      if (this.r !== state) return;
+    if (this.race.poll) return;
+    const state = this.race;
+    this.race.poll = setInterval(async () => {
+      if (this.race !== state) return;
       try {
         this.update(await capi.race(state.code));
       } catch (error) { /* try again */ }
@@ -291,12 +291,12 @@ class RaceScreen {
 
   /** A new RaceState (from the socket or a GET). */
   update(state) {
-    const before = this.r.state;
-    this.r.state = state;
-    if (state.now) this.r.skew = Date.parse(state.now) - Date.now();
-    this.r.startsAt = state.starts_at ? Date.parse(state.starts_at) - this.r.skew : null;
-    this.r.endsAt = state.ends_at ? Date.parse(state.ends_at) - this.r.skew : null;
-    if (!this.r.level && state.level) this.setLevel(state.level);
+    const before = this.race.state;
+    this.race.state = state;
+    if (state.now) this.race.skew = Date.parse(state.now) - Date.now();
+    this.race.startsAt = state.starts_at ? Date.parse(state.starts_at) - this.race.skew : null;
+    this.race.endsAt = state.ends_at ? Date.parse(state.ends_at) - this.race.skew : null;
+    if (!this.race.level && state.level) this.setLevel(state.level);
     this.lobby();
     this.table();
     this.narrate(before, state);
@@ -306,7 +306,7 @@ class RaceScreen {
   }
 
   lobby() {
-    const state = this.r.state;
+    const state = this.race.state;
     const me = capi.player();
     const joined = Boolean(this.mine());
     const waiting = state.status === "waiting";
@@ -315,31 +315,31 @@ class RaceScreen {
     $("race-join").hidden = !(waiting && me && !joined);
     $("race-name-form").hidden = !(waiting && !me);
     $("race-start").hidden = !(waiting && me && state.host === me.name);
-    $("race-title").textContent = `Race ${this.r.title ? `on ${this.r.title}` : ""}`.trim();
+    $("race-title").textContent = `Race ${this.race.title ? `on ${this.race.title}` : ""}`.trim();
   }
 
   /** The others' rows: ranked at the end, else by boxes on goals. */
   table() {
     const body = $("race-players").tBodies[0];
     const me = capi.player();
-    const rows = this.r.state.players.slice();
-    const finished = this.r.state.status === "finished";
+    const rows = this.race.state.players.slice();
+    const finished = this.race.state.status === "finished";
     rows.sort((a, b) => (finished ? (a.rank ?? 1e9) - (b.rank ?? 1e9) : (b.boxes_on_goals - a.boxes_on_goals) || (a.moves - b.moves)));
     body.replaceChildren();
-    const total = this.r.level ? this.r.level.boxes.size : 0;
+    const total = this.race.level ? this.race.level.boxes.size : 0;
     rows.forEach((p, i) => {
       let state = p.solved ? `solved${p.seconds ? ` in ${p.seconds.toFixed(1)} s` : ""}` : p.finished ? "gave up" : "";
       if (finished && !p.solved) state = "not solved";
       const cells = [
         el("td", { text: finished && p.rank ? String(p.rank) : String(i + 1) }),
-        el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === this.r.state.host) }),
+        el("td", { class: "name", text: p.name + tags(me && p.name === me.name, p.name === this.race.state.host) }),
         el("td", { text: String(p.moves) }), el("td", { text: String(p.pushes) }),
         el("td", { text: `${p.boxes_on_goals} / ${total}` }),
         el("td", { class: "state" }, state),
       ];
       if (finished && p.lurd) {
         const title = `${p.name} in the race`;
-        cells[5].append(" ", el("a", { href: `${shareRoute(this.r.level, title, "replay")}&lurd=${encodeURIComponent(p.lurd)}`, text: "Replay", class: "replay-link" }));
+        cells[5].append(" ", el("a", { href: `${shareRoute(this.race.level, title, "replay")}&lurd=${encodeURIComponent(p.lurd)}`, text: "Replay", class: "replay-link" }));
       }
       body.append(el("tr", { class: me && p.name === me.name ? "me" : null, "data-name": p.name }, ...cells));
     });
@@ -349,7 +349,7 @@ class RaceScreen {
   narrate(before, state) {
     const me = capi.player();
     const prev = new Map((before?.players || []).map((p) => [p.name, p]));
-    const total = this.r.level ? this.r.level.boxes.size : 0;
+    const total = this.race.level ? this.race.level.boxes.size : 0;
     const news = [];
     for (const p of state.players) {
       if (me && p.name === me.name) continue;
@@ -366,46 +366,46 @@ class RaceScreen {
   }
 
   ended() {
-    if (this.r.endedShown) return;
-    this.r.endedShown = true;
-    this.r.finished = true;
-    const ranked = this.r.state.players.slice().sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
+    if (this.race.endedShown) return;
+    this.race.endedShown = true;
+    this.race.finished = true;
+    const ranked = this.race.state.players.slice().sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
     const text = ranked.length
       ? `Race over. ${ranked.map((p) => `${p.rank ?? "-"}. ${p.name}${p.solved ? ` (${p.moves} moves)` : " (not solved)"}`).join(", ")}.`
       : "Race over.";
     $("race-result").textContent = text;
     say(text);
-    if (this.r.socket) {
-      this.r.socket.onclose = null;
-      this.r.socket.close();
-      this.r.socket = null;
+    if (this.race.socket) {
+      this.race.socket.onclose = null;
+      this.race.socket.close();
+      this.race.socket = null;
     }
-    clearInterval(this.r.poll);
+    clearInterval(this.race.poll);
   }
 
   /** Once a quarter second: the countdown and the time left. */
   tick() {
-    if (!this.r) return;
+    if (!this.race) return;
     const now = Date.now();
     const status = $("race-status");
     const clock = $("race-clock");
-    if (this.r.mode === "ghost") {
-      if (this.r.startsAt === null) return;
-      if (now < this.r.startsAt) {
-        const n = Math.ceil((this.r.startsAt - now) / 1000);
+    if (this.race.mode === "ghost") {
+      if (this.race.startsAt === null) return;
+      if (now < this.race.startsAt) {
+        const n = Math.ceil((this.race.startsAt - now) / 1000);
         if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
         status.textContent = `Starts in ${n}`;
-      } else if (!this.r.ghost.started) {
-        this.r.ghost.started = true;
+      } else if (!this.race.ghost.started) {
+        this.race.ghost.started = true;
         status.textContent = "Go!";
         say("Go!");
         this.render();
         this.ghostStep();
       }
-      if (now >= this.r.startsAt && !this.r.finished) clock.textContent = `${((now - this.r.startsAt) / 1000).toFixed(1)} s`;
+      if (now >= this.race.startsAt && !this.race.finished) clock.textContent = `${((now - this.race.startsAt) / 1000).toFixed(1)} s`;
       return;
     }
-    const state = this.r.state;
+    const state = this.race.state;
     if (!state) return;
     if (state.status === "waiting") {
       status.textContent = `Waiting for players (${state.players.length} joined)${this.mine() ? "" : ": join to race"}.`;
@@ -413,20 +413,20 @@ class RaceScreen {
     } else if (state.status === "finished") {
       status.textContent = "Finished.";
       clock.textContent = "-";
-    } else if (this.r.startsAt !== null && now < this.r.startsAt) {
-      const n = Math.ceil((this.r.startsAt - now) / 1000);
+    } else if (this.race.startsAt !== null && now < this.race.startsAt) {
+      const n = Math.ceil((this.race.startsAt - now) / 1000);
       status.textContent = `Starts in ${n}`;
       if (status.dataset.n !== String(n)) { status.dataset.n = String(n); say(String(n)); }
     } else {
-      status.textContent = this.r.finished ? "You are done: waiting for the others." : this.mine() ? "Go!" : "Running (you are watching).";
-      if (this.r.endsAt !== null) {
-        clock.textContent = minutes(Math.max(0, Math.ceil((this.r.endsAt - now) / 1000)));
+      status.textContent = this.race.finished ? "You are done: waiting for the others." : this.mine() ? "Go!" : "Running (you are watching).";
+      if (this.race.endsAt !== null) {
+        clock.textContent = minutes(Math.max(0, Math.ceil((this.race.endsAt - now) / 1000)));
       }
     }
     // The buttons follow the race's state (Go, the time limit) even without a move.
     const nowLive = this.live();
-    if (nowLive !== this.r.wasLive) {
-      this.r.wasLive = nowLive;
+    if (nowLive !== this.race.wasLive) {
+      this.race.wasLive = nowLive;
       this.render();
     }
   }
@@ -434,13 +434,13 @@ class RaceScreen {
   /** #/race/{code}: the lobby, the race, or its result. */
   async openRace(code, { current }) {
     this.reset("race");
-    this.r.code = code;
-    const state = this.r;
+    this.race.code = code;
+    const state = this.race;
     const link = `${location.origin}/#/race/${encodeURIComponent(code)}`;
     $("race-link").value = link;
     document.title = "Race - Sokoban";
     const first = await capi.race(code);
-    if (!current() || this.r !== state) return;
+    if (!current() || this.race !== state) return;
     this.update(first);
     if (first.status !== "finished") this.connect();
     $("race-canvas").focus({ preventScroll: true });
@@ -486,8 +486,8 @@ class RaceScreen {
 
   async join() {
     try {
-      this.update(await capi.joinRace(this.r.code));
-      if (this.r.socket) { this.r.socket.onclose = null; this.r.socket.close(); this.r.socket = null; }
+      this.update(await capi.joinRace(this.race.code));
+      if (this.race.socket) { this.race.socket.onclose = null; this.race.socket.close(); this.race.socket = null; }
       this.connect();
       say("You joined the race.");
       $("race-canvas").focus({ preventScroll: true }); // the keys play once the race runs
@@ -498,8 +498,8 @@ class RaceScreen {
 
   async start() {
     try {
-      await capi.startRace(this.r.code);
-      if (!this.r.socket) this.update(await capi.race(this.r.code));
+      await capi.startRace(this.race.code);
+      if (!this.race.socket) this.update(await capi.race(this.race.code));
     } catch (error) {
       $("race-status").textContent = `Cannot start: ${error.message}`;
     }
@@ -508,7 +508,7 @@ class RaceScreen {
   /** #/ghost/{level id}?source=best|leader|optimal: race alone against a stored solution. */
   async openGhost(levelId, source, { current }) {
     this.reset("ghost");
-    const state = this.r;
+    const state = this.race;
     document.title = "Ghost race - Sokoban";
     $("race-title").textContent = `Ghost race against ${GHOST_NAMES[source] || source}`;
     const slash = levelId.lastIndexOf("/");
@@ -524,13 +524,13 @@ class RaceScreen {
       if (!best) throw error;
       stored = { name: "your best (this browser)", lurd: best.moves.lurd, seconds: null };
     }
-    if (!current() || this.r !== state) return;
+    if (!current() || this.race !== state) return;
     this.setLevel(json);
-    players.rememberLevel(store.levelKey(R.formatBoard(this.r.level)), levelId);
-    const { steps } = R.replay(this.r.level, stored.lurd);
+    players.rememberLevel(store.levelKey(R.formatBoard(this.race.level)), levelId);
+    const { steps } = R.replay(this.race.level, stored.lurd);
     const pace = stored.seconds && steps.length ? stored.seconds / steps.length : GHOST_PACE_S;
-    this.r.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(this.r.level), pace, index: 0, started: false, timer: null, done: false };
-    this.r.startsAt = Date.now() + 3000;
+    this.race.ghost = { name: stored.name || GHOST_NAMES[source], label: GHOST_NAMES[source] || source, steps, game: new R.Game(this.race.level), pace, index: 0, started: false, timer: null, done: false };
+    this.race.startsAt = Date.now() + 3000;
     $("race-result").textContent = `The ghost plays ${stored.name || GHOST_NAMES[source]}'s solution: ${steps.length} moves in ${(pace * steps.length).toFixed(1)} s.`;
     this.ghostTable();
     this.render();
@@ -546,27 +546,27 @@ class RaceScreen {
   }
 
   ghostStep() {
-    const g = this.r.ghost;
-    if (!g || this.r.finished && g.done) return;
+    const g = this.race.ghost;
+    if (!g || this.race.finished && g.done) return;
     if (g.index >= g.steps.length) {
       g.done = true;
       g.doneAt = Date.now();
       this.ghostTable();
-      if (!this.r.finished) say(`The ghost finished in ${((g.doneAt - this.r.startsAt) / 1000).toFixed(1)} seconds.`);
+      if (!this.race.finished) say(`The ghost finished in ${((g.doneAt - this.race.startsAt) / 1000).toFixed(1)} seconds.`);
       return;
     }
     g.game.move(g.steps[g.index].d);
     g.index += 1;
     this.render();
     this.ghostTable();
-    const state = this.r;
-    g.timer = setTimeout(() => { if (this.r === state) this.ghostStep(); }, g.pace * 1000);
+    const state = this.race;
+    g.timer = setTimeout(() => { if (this.race === state) this.ghostStep(); }, g.pace * 1000);
   }
 
   ghostDone() {
-    const t = (Date.now() - this.r.startsAt) / 1000;
-    const g = this.r.ghost;
-    const m = this.r.game.metrics();
+    const t = (Date.now() - this.race.startsAt) / 1000;
+    const g = this.race.ghost;
+    const m = this.race.game.metrics();
     const ghostTime = g.pace * g.steps.length;
     const won = t < ghostTime;
     const text = `You solved it in ${t.toFixed(1)} s with ${m.moves} moves and ${m.pushes} pushes; `
@@ -578,14 +578,14 @@ class RaceScreen {
   }
 
   ghostTable() {
-    const g = this.r.ghost;
+    const g = this.race.ghost;
     if (!g) return;
-    const total = this.r.level.boxes.size;
+    const total = this.race.level.boxes.size;
     const row = (name, game, done) => el("tr", { "data-name": name },
       el("td", { text: "" }), el("td", { class: "name", text: name }),
       el("td", { text: String(game.moves) }), el("td", { text: String(game.pushes) }),
-      el("td", { text: `${onGoals(this.r.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
-    $("race-players").tBodies[0].replaceChildren(row("You", this.r.game, this.r.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
+      el("td", { text: `${onGoals(this.race.level, game.boxes)} / ${total}` }), el("td", { text: done ? "solved" : "" }));
+    $("race-players").tBodies[0].replaceChildren(row("You", this.race.game, this.race.game.solved), row(`Ghost (${g.label})`, g.game, g.done));
   }
 
   setup() {
@@ -608,7 +608,7 @@ class RaceScreen {
         return;
       }
       $("race-name-form").hidden = true;
-      if (this.r && this.r.mode === "race") this.join();
+      if (this.race && this.race.mode === "race") this.join();
       else $("race-status").textContent = `Playing as ${name}.`;
     });
     $("race-copy").addEventListener("click", async () => {
@@ -622,8 +622,8 @@ class RaceScreen {
     $("race-restart").addEventListener("click", () => this.board.restart());
     $("race-give-up").addEventListener("click", () => {
       if (!this.live()) return;
-      this.r.finished = true;
-      this.send({ type: "finish", lurd: this.r.game.lurd() });
+      this.race.finished = true;
+      this.send({ type: "finish", lurd: this.race.game.lurd() });
       say("You gave up; the others race on.");
       this.render();
     });

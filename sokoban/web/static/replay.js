@@ -31,7 +31,7 @@ export function sourcesFor(level, json, extra) {
 class ReplayScreen {
   constructor() {
     /** The replay on screen (level, game, timer, sources); null elsewhere. */
-    this.r = null;
+    this.shown = null;
     this.view = null;
   }
 
@@ -43,9 +43,9 @@ class ReplayScreen {
     this.stop();
     if (!this.view) {
       this.view = new BoardView($("replay-canvas"), { below: 50 });
-      window.addEventListener("resize", () => { if (this.r) { this.view.fit(); this.render(); } });
+      window.addEventListener("resize", () => { if (this.shown) { this.view.fit(); this.render(); } });
     }
-    this.r = { level, title, game: new R.Game(level), timer: null, sources };
+    this.shown = { level, title, game: new R.Game(level), timer: null, sources };
     $("replay-title").textContent = `Replay: ${title}`;
     document.title = `Replay: ${title} - Sokoban`;
     $("replay-back-link").setAttribute("href", back);
@@ -61,11 +61,11 @@ class ReplayScreen {
   }
 
   stop() {
-    if (this.r) this.pause();
+    if (this.shown) this.pause();
   }
 
   active() {
-    return this.r !== null && !$("screen-replay").hidden;
+    return this.shown !== null && !$("screen-replay").hidden;
   }
 
   /** The replay screen's keys (Space, arrows, Shift+arrows); true when the key was one. */
@@ -87,14 +87,14 @@ class ReplayScreen {
       this.load($("replay-lurd").value);
       return;
     }
-    const source = this.r.sources.find((s) => s.id === id);
+    const source = this.shown.sources.find((s) => s.id === id);
     this.load(source ? source.lurd || "" : "");
   }
 
   /** Load LURD text; an illegal step keeps the legal part and says where it stops. */
   load(lurd) {
     this.pause();
-    const game = new R.Game(this.r.level);
+    const game = new R.Game(this.shown.level);
     let message = "";
     try {
       game.load(lurd, 0);
@@ -107,8 +107,8 @@ class ReplayScreen {
         message = `Not a solution: ${error.message}`;
       }
     }
-    this.r.game = game;
-    const { metrics, solved } = R.replay(this.r.level, game.steps);
+    this.shown.game = game;
+    const { metrics, solved } = R.replay(this.shown.level, game.steps);
     if (!message) {
       message = game.steps.length
         ? `${metrics.moves} moves, ${metrics.pushes} pushes; ${solved ? "it solves the level" : "it does not solve the level"}.`
@@ -122,21 +122,21 @@ class ReplayScreen {
 
   /** Offer the solver's solution from the start of the level. */
   async ask() {
-    const state = this.r;
+    const state = this.shown;
     $("replay-message").textContent = "The solver is thinking...";
     try {
       const result = await api.solve(R.formatBoard(state.level), "fast", 10);
-      if (this.r !== state) return;
+      if (this.shown !== state) return;
       if (result.status !== "solved") {
         $("replay-message").textContent = `The solver found no solution (${result.message || result.status}).`;
         return;
       }
       const id = "solver";
-      this.r.sources = this.r.sources.filter((s) => s.id !== id);
-      this.r.sources.push({ id, label: `The solver's (${result.pushes} pushes${result.optimal ? ", optimal" : ""})`, lurd: result.lurd });
+      this.shown.sources = this.shown.sources.filter((s) => s.id !== id);
+      this.shown.sources.push({ id, label: `The solver's (${result.pushes} pushes${result.optimal ? ", optimal" : ""})`, lurd: result.lurd });
       const menu = $("replay-source");
       menu.querySelector('option[value="solver"]')?.remove();
-      menu.insertBefore(el("option", { value: id, text: this.r.sources[this.r.sources.length - 1].label }), menu.lastChild);
+      menu.insertBefore(el("option", { value: id, text: this.shown.sources[this.shown.sources.length - 1].label }), menu.lastChild);
       menu.value = id;
       this.choose(id);
     } catch (error) {
@@ -145,28 +145,28 @@ class ReplayScreen {
   }
 
   render() {
-    const { game } = this.r;
+    const { game } = this.shown;
     this.view.draw(game.position, { theme: prefs().theme });
     $("replay-move").textContent = String(game.cursor);
     $("replay-total").textContent = String(game.steps.length);
     $("replay-pushes").textContent = String(game.pushes);
     $("replay-scrub").value = String(game.cursor);
-    $("replay-play").textContent = this.r.timer ? "Pause" : "Play";
+    $("replay-play").textContent = this.shown.timer ? "Pause" : "Play";
     this.view.canvas.dataset.cursor = String(game.cursor);
     this.view.canvas.setAttribute("aria-label", `Replay at move ${game.cursor} of ${game.steps.length}, ${game.pushes} pushes.`);
   }
 
   step(n) {
     this.pause();
-    if (n > 0) this.r.game.redo();
-    else this.r.game.undo();
+    if (n > 0) this.shown.game.redo();
+    else this.shown.game.undo();
     this.render();
   }
 
   /** Forward to just after the next push, or back to just after the previous one. */
   stepPush(n) {
     this.pause();
-    const { game } = this.r;
+    const { game } = this.shown;
     if (n > 0) {
       while (game.redo() && !game.steps[game.cursor - 1].push);
     } else {
@@ -178,20 +178,20 @@ class ReplayScreen {
 
   seek(n) {
     this.pause();
-    this.r.game.seek(n);
+    this.shown.game.seek(n);
     this.render();
   }
 
   toggle() {
-    if (this.r.timer) this.pause();
+    if (this.shown.timer) this.pause();
     else this.play();
   }
 
   play() {
-    if (this.r.game.cursor >= this.r.game.steps.length) this.r.game.seek(0);
+    if (this.shown.game.cursor >= this.shown.game.steps.length) this.shown.game.seek(0);
     const rate = Number($("replay-speed").value) || 10;
-    this.r.timer = setInterval(() => {
-      if (!this.r.game.redo()) this.pause();
+    this.shown.timer = setInterval(() => {
+      if (!this.shown.game.redo()) this.pause();
       this.render();
     }, 1000 / rate);
     this.render();
@@ -199,16 +199,16 @@ class ReplayScreen {
   }
 
   pause() {
-    if (this.r && this.r.timer) {
-      clearInterval(this.r.timer);
-      this.r.timer = null;
+    if (this.shown && this.shown.timer) {
+      clearInterval(this.shown.timer);
+      this.shown.timer = null;
       this.render();
     }
   }
 
   /** Draw again (a new theme). */
   redraw() {
-    if (this.r) this.render();
+    if (this.shown) this.render();
   }
 }
 
