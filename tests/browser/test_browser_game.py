@@ -318,3 +318,35 @@ def test_swipes_move_on_a_phone_with_reduced_motion(
         page.screenshot(path=str(ARTIFACTS / "phone-play.png"))
     finally:
         context.close()
+
+
+def test_editor_resize_keeps_the_walls_and_an_unsolvable_save_is_warned(web: Page) -> None:
+    p = web.page
+    web.goto("#/edit")
+    p.wait_for_selector("#screen-edit:not([hidden])")
+    p.fill(
+        "#edit-xsb", "#########\n#       #\n#       #\n#@$.    #\n#       #\n#       #\n#########"
+    )
+    p.locator("#edit-xsb").dispatch_event("input")
+    for field, value in (("#edit-width", "7"), ("#edit-height", "6")):
+        p.fill(field, value)
+        p.locator(field).dispatch_event("change")
+    rows = p.locator("#edit-xsb").input_value().splitlines()
+    assert len(rows) == 6 and all(len(r) == 7 for r in rows), rows
+    assert rows[0] == rows[-1] == "#######"
+    assert all(r[0] == "#" and r[-1] == "#" for r in rows), rows
+    assert Level.from_xsb("\n".join(rows)).problems() == []
+    # A box in a corner away from its goal: the solver proves it unsolvable, and Save warns
+    # once before saving it.
+    p.fill("#edit-xsb", "######\n#$   #\n#  @.#\n######")
+    p.locator("#edit-xsb").dispatch_event("input")
+    p.click("#edit-solve")
+    p.wait_for_function(
+        "() => document.querySelector('#edit-message').textContent.startsWith('Unsolvable')",
+        timeout=30_000,
+    )
+    p.click("#edit-save")
+    assert "press Save again" in p.locator("#edit-message").inner_text()
+    assert p.locator("#edit-saved-link").count() == 0
+    p.click("#edit-save")
+    p.wait_for_selector("#edit-saved-link")

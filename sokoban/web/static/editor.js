@@ -52,6 +52,25 @@ function xsbOf(rows) {
   return rows.map((r) => r.join("").replace(/\s+$/, "")).join("\n").replace(/^\n+|\n+$/g, "");
 }
 
+/**
+ * The grid at a new size, its outer rows and columns kept at the new edges (a walled board
+ * stays walled): the cells inside are kept where they fit, new ones are floor, and new
+ * cells on the edge repeat the old corner.
+ */
+function resized(rows, w, h) {
+  const ow = rows[0].length;
+  const oh = rows.length;
+  // The old line a new one shows: the last stays last; null for a line that is new.
+  const from = (v, n, old) => (v === n - 1 ? old - 1 : v >= old - 1 ? null : v);
+  return [...Array(h)].map((_, y) => [...Array(w)].map((__, x) => {
+    const ox = from(x, w, ow);
+    const oy = from(y, h, oh);
+    if (ox !== null && oy !== null) return rows[oy][ox];
+    const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1;
+    return edge ? rows[oy ?? oh - 1][ox ?? ow - 1] : " ";
+  }));
+}
+
 const clamp = (n) => Math.max(3, Math.min(MAX, Number.isFinite(n) ? Math.round(n) : 3));
 
 /** The editor screen (#screen-edit). */
@@ -105,7 +124,7 @@ class EditorScreen {
       const h = clamp(Number($("edit-height").value));
       if (w === this.draft.rows[0].length && h === this.draft.rows.length) return;
       this.snapshot();
-      this.draft.rows = [...Array(h)].map((_, y) => [...Array(w)].map((__, x) => (this.draft.rows[y] && this.draft.rows[y][x]) || " "));
+      this.draft.rows = resized(this.draft.rows, w, h);
       this.changed();
     };
     $("edit-width").addEventListener("change", resize);
@@ -255,7 +274,9 @@ class EditorScreen {
     const message = $("edit-message");
     message.textContent = "The solver is proving it (optimal pushes)...";
     try {
-      const result = await api.solve(R.formatBoard(lv), "astar", 10);
+      const board = R.formatBoard(lv);
+      const result = await api.solve(board, "astar", 10);
+      this.draft.verdict = { board, status: result.status };
       if (result.status === "solved") {
         message.textContent = `Solvable: ${result.pushes} pushes${result.optimal ? " (optimal)" : ""}, ${result.moves} moves.`;
       } else if (result.status === "unsolvable") {
@@ -273,8 +294,17 @@ class EditorScreen {
     if (!lv) return;
     const message = $("edit-message");
     const title = $("edit-name").value.trim() || null;
+    const board = R.formatBoard(lv);
+    const verdict = this.draft.verdict;
+    if (verdict && verdict.board === board && verdict.status === "unsolvable" && !verdict.warned) {
+      // The solver has just proved this very board unsolvable: say so before saving it.
+      verdict.warned = true;
+      message.textContent = "The solver proved this level unsolvable: press Save again to save it anyway.";
+      announce(message.textContent);
+      return;
+    }
     try {
-      const saved = await api.save(R.formatBoard(lv), title);
+      const saved = await api.save(board, title);
       message.replaceChildren(
         `Saved as level ${saved.index} of your collection. `,
         el("a", { href: `#/play/${encodeURIComponent(saved.collection)}/${saved.index}`, id: "edit-saved-link", text: "Play it" }),
