@@ -321,3 +321,21 @@ def test_move_to_another_device_brings_the_progress(
     finally:
         old.close()
         new.close()
+
+
+def test_sign_out_asks_first(web: Page) -> None:
+    p = web.page
+    _sign_in(web, "Careful")
+    p.click("#sign-out")
+    p.wait_for_selector("#sign-out-dialog[open]")
+    assert p.locator("#sign-out-name").inner_text() == "Careful"
+    p.keyboard.press("Escape")  # as "Stay signed in"
+    assert p.locator("#sign-out-dialog[open]").count() == 0
+    assert p.locator("#player-in").is_visible() and _token(web)
+    p.click("#sign-out")
+    p.click("#sign-out-dialog button[value=stay]")
+    assert p.locator("#player-in").is_visible()
+    p.click("#sign-out")
+    p.click("#sign-out-confirm")
+    p.wait_for_selector("#player-out:not([hidden])")
+    assert p.evaluate("() => localStorage.getItem('sokoban:player')") is None
