@@ -360,3 +360,27 @@ def test_a_tap_during_a_walk_redirects_it_and_redo_into_solved_celebrates(
             "pushing_sessions",
             "player_lines",
         ]
+
+
+#: Counts the tones the page starts (the browser's own oscillators, counted as they start).
+COUNT_TONES = (
+    "window.__tones = 0; const start = OscillatorNode.prototype.start;"
+    " OscillatorNode.prototype.start = function (...a) { window.__tones += 1;"
+    " return start.apply(this, a); };"
+)
+
+
+def test_sound_is_off_until_turned_on(browser: Any, server: str, collection_id: str) -> None:
+    for sound in (False, True):
+        settings = {"speed": "instant", "speedChosen": True, "sound": sound}
+        with _page(browser, server, DESKTOP, settings) as page:
+            page.add_init_script(COUNT_TONES)
+            page.goto(f"{server}/#/play/{collection_id}/1")
+            page.reload()  # the counting starts with a new document
+            page.wait_for_selector("#play-canvas[data-moves]")
+            assert page.locator("#sound").is_checked() is sound
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowRight")  # the box onto its goal
+            page.wait_for_selector('#play-canvas[data-pushes="1"]')
+            tones = page.evaluate("() => window.__tones")
+            assert (tones > 0) is sound, tones

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import * as store from "./progress.js";
 import { BoardController } from "./controller.js";
 import { keyAction } from "./input.js";
+import { tone } from "./sound.js";
 import { $, el, announce, describe, markFirstFrame, prefs, shareRoute, copyText, metricLabel } from "./ui.js";
 
 /** Seconds a busy solver is waited for at most before a hint gives up. */
@@ -81,6 +82,7 @@ class PlayScreen {
     closeMenu();
     $("speed").value = prefs().speed;
     $("theme").value = prefs().theme;
+    $("sound").checked = Boolean(prefs().sound);
     board.setLevel(level, game);
     markFirstFrame();
     store.saveLastPlayed(location.hash, title, R.formatBoard(level, { rle: true }));
@@ -164,6 +166,10 @@ class PlayScreen {
     const r = this.round;
     // A fresh attempt from the start, played by hand, is no longer helped.
     if (!this.board.solving && this.game.cursor === 1 && this.game.steps.length === 1) r.assisted = false;
+    if (step.push) {
+      const box = R.neighbour(r.level, this.game.player, step.d);
+      tone(r.level.goals.has(box) ? "goal" : "push");
+    }
     if (r.plan && r.plan.steps.length && r.plan.steps[0].d === step.d) r.plan.steps.shift();
     else r.plan = null;
   }
@@ -377,6 +383,7 @@ class PlayScreen {
     $("solved-best").textContent = text;
     $("solved-next").disabled = $("next").disabled;
     this.notice("Solved!");
+    tone("solved");
     const canvas = this.board.canvas;
     canvas.classList.remove("celebrate");
     void canvas.offsetWidth; // restart the animation when solved again
@@ -504,6 +511,10 @@ export function setup(go) {
   });
   on("solved-next", () => { $("solved").close(); go(screen.neighbourRoute(1)); });
   on("solved-replay", () => { $("solved").close(); go(screen.replayRoute()); });
+  $("sound").addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), sound: $("sound").checked });
+    if ($("sound").checked) tone("goal");
+  });
   $("speed").addEventListener("change", () => {
     store.saveSettings({ ...store.settings(), speed: $("speed").value, speedChosen: true });
   });

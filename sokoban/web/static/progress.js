@@ -31,7 +31,7 @@ export function levelKey(xsb) {
   return h.toString(16).padStart(8, "0");
 }
 
-const DEFAULTS = { speed: "normal", theme: "auto", speedChosen: false };
+const DEFAULTS = { speed: "normal", theme: "auto", speedChosen: false, sound: false };
 
 export function settings() {
   return { ...DEFAULTS, ...read("settings", {}) };
