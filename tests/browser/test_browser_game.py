@@ -350,3 +350,37 @@ def test_editor_resize_keeps_the_walls_and_an_unsolvable_save_is_warned(web: Pag
     assert p.locator("#edit-saved-link").count() == 0
     p.click("#edit-save")
     p.wait_for_selector("#edit-saved-link")
+
+
+def test_an_imported_file_is_kept_as_a_collection(web: Page) -> None:
+    p = web.page
+    text = (
+        "Title: First\n#####\n#@$.#\n#####\nSolution: R\n\n"
+        "Title: Second\n######\n#@ $.#\n######\n\n"
+        "Title: Third\n######\n#.$ @#\n######\n"
+    )
+    web.goto("#/import")
+    p.fill("#import-text", text)
+    p.click("#import-read")
+    p.wait_for_selector("#import-keep:not([hidden])")
+    assert p.locator("#import-keep-button").inner_text() == "Keep these 3 levels as my collection"
+    p.fill("#import-name", "My file")
+    p.click("#import-keep-button")
+    p.wait_for_selector('#levels li[data-index="3"]')
+    assert p.locator("#collection-title").inner_text() == "My file"
+    # Play the first: solved, then Next goes on within the collection.
+    p.locator('#levels li[data-index="1"] a').click()
+    p.wait_for_selector("#play-canvas[data-moves]")
+    assert "My file, level 1 of 3" in p.locator("#play-where").inner_text()
+    assert p.locator("#next").is_enabled() and p.locator("#previous").is_disabled()
+    p.keyboard.press("ArrowRight")
+    p.wait_for_selector("#solved[open]")
+    p.click("#solved-next")
+    p.wait_for_function("() => document.querySelector('#play-title').textContent === 'Second'")
+    assert "level 2 of 3" in p.locator("#play-where").inner_text()
+    # The collection is listed on the start page and keeps its progress.
+    web.goto("")
+    p.wait_for_selector('#collections li[data-id^="local:"]')
+    p.locator('#collections li[data-id^="local:"] a').click()
+    p.wait_for_selector('#levels li[data-index="1"].is-solved')
+    assert p.locator('#levels li[data-index="2"].is-solved').count() == 0

@@ -46,6 +46,17 @@ async function routeLevel(parts, params) {
   }
   const [cid, index] = [parts[1], Number(parts[2])];
   if (!cid || !Number.isInteger(index)) throw new Error("no level in the address");
+  if (cid.startsWith("local:")) {
+    // A collection imported into this browser: its levels are kept here.
+    const kept = browse.localCollection(cid);
+    const json = kept.levels[index - 1];
+    if (!json) throw new Error(`no level ${index} in ${kept.title}`);
+    return {
+      level: R.parseBoard(json.xsb), json: json.solution ? { solution: json.solution } : null,
+      title: json.title || `Level ${index}`,
+      source: { kind: "local", cid, index, count: kept.count, collectionTitle: kept.title },
+    };
+  }
   // The level and the list of collections (for "level n of m") are fetched side by side.
   const listed = browse.collections().catch(() => []);
   const json = await api.level(cid, index);
@@ -94,7 +105,7 @@ async function route() {
       const r = await routeLevel(parts, params);
       if (seq !== routing) return;
       show("replay");
-      const back = r.source.kind === "server"
+      const back = r.source.kind === "server" || r.source.kind === "local"
         ? `#/play/${encodeURIComponent(r.source.cid)}/${r.source.index}`
         : location.hash.replace("#/replay", "#/play").replace(/&lurd=[^&]*/, "");
       replay.open(r.level, r.title, replay.sourcesFor(r.level, r.json, params.get("lurd")), back);

@@ -48,6 +48,7 @@ function thumb(level, lazy = true) {
 }
 
 function levelOf(json) {
+  if (json.width === undefined) return R.parseBoard(json.xsb); // a level kept in this browser
   try {
     return R.levelFromJson(json);
   } catch (error) {
@@ -99,7 +100,10 @@ export async function showHome() {
     showError(`Cannot list the collections: ${error.message}`);
     return;
   }
-  for (const c of cols) {
+  // The player's own imported collections come after the server's.
+  const own = store.importedList().map((c) => ({ id: `local:${c.id}`, title: c.title, count: c.count,
+    description: "Imported into this browser." }));
+  for (const c of [...cols, ...own]) {
     const item = el("li", { class: "card collection", "data-id": c.id });
     const link = el("a", { href: `#/c/${encodeURIComponent(c.id)}` });
     const pictureBox = el("span", { class: "thumb-box" });
@@ -109,11 +113,27 @@ export async function showHome() {
     item.append(link);
     list.append(item);
     if (c.count > 0) {
-      (firsts.get(c.id) || api.collection(c.id, 0, 1)).then((data) => {
+      const first = c.id.startsWith("local:") ? Promise.resolve(localCollection(c.id)) : firsts.get(c.id) || api.collection(c.id, 0, 1);
+      first.then((data) => {
         if (data && data.levels && data.levels[0]) pictureBox.append(thumb(levelOf(data.levels[0]), false));
       }).catch(() => {});
     }
   }
+}
+
+/** The route of a level of a collection (an imported one lives in this browser). */
+export function levelRoute(cid, index) {
+  return `#/play/${encodeURIComponent(cid)}/${index}`;
+}
+
+/** An imported collection kept in this browser, as the server lists its own. */
+export function localCollection(cid) {
+  const kept = cid.startsWith("local:") ? store.imported(cid.slice(6)) : null;
+  if (!kept) throw new Error(`no such collection in this browser: ${cid}`);
+  return {
+    id: cid, title: kept.title, count: kept.levels.length,
+    levels: kept.levels.map((l, i) => ({ index: i + 1, title: l.title, xsb: l.rle, solution: l.solution || null })),
+  };
 }
 
 export async function showCollection(cid) {
@@ -122,7 +142,7 @@ export async function showCollection(cid) {
   $("collection-title").textContent = "";
   let data;
   try {
-    data = await api.collection(cid);
+    data = cid.startsWith("local:") ? localCollection(cid) : await api.collection(cid);
   } catch (error) {
     showError(`Cannot open the collection: ${error.message}`);
     return;
@@ -143,7 +163,7 @@ export async function showCollection(cid) {
     if (b) solvedCount += 1;
     const label = json.title && json.title !== String(json.index)
       ? `${json.index}. ${json.title}` : `Level ${json.index}`;
-    const link = el("a", { href: `#/play/${encodeURIComponent(cid)}/${json.index}` });
+    const link = el("a", { href: levelRoute(cid, json.index) });
     link.append(thumb(level), el("span", { class: "name", text: label }));
     if (b) {
       link.append(el("span", { class: "solved", text: `\u2713 Solved: ${b.moves.moves} moves, ${b.pushes.pushes} pushes` }));
@@ -167,9 +187,11 @@ export function setupImport() {
       return;
     }
     $("import-text").value = await file.text();
+    $("import-name").value = file.name.replace(/\.[^.]*$/, "");
     read();
   });
   $("import-read").addEventListener("click", read);
+  $("import-keep-button").addEventListener("click", keep);
 }
 
 function showImportErrors(errors) {
@@ -179,9 +201,27 @@ function showImportErrors(errors) {
   })));
 }
 
+/** The playable levels last read on the import screen, to keep as a collection. */
+let readLevels = [];
+
+/** Keep the levels read as the player's own collection, and open it. */
+function keep() {
+  if (!readLevels.length) return;
+  const title = $("import-name").value.trim() || "Imported levels";
+  const id = store.saveImported(title, readLevels);
+  if (!id) {
+    showImportErrors([{ line: null, message: "This browser's storage is full: the levels were not kept." }]);
+    return;
+  }
+  forgetCollections();
+  location.hash = `#/c/${encodeURIComponent(`local:${id}`)}`;
+}
+
 async function read() {
   const text = $("import-text").value;
   $("import-levels").replaceChildren();
+  $("import-keep").hidden = true;
+  readLevels = [];
   showImportErrors([]);
   if (!text.trim()) {
     showImportErrors([{ line: null, message: "Paste some levels first." }]);
@@ -207,7 +247,10 @@ async function read() {
     const item = el("li", { class: "card level" });
     item.append(thumb(level, false), el("span", { class: "name", text: title }));
     const actions = el("span", { class: "toolbar" });
-    if (playable) actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+    if (playable) {
+      actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+      readLevels.push({ title, rle: R.formatBoard(level, { rle: true }), solution: json.solution || null });
+    }
     else item.append(el("span", { class: "muted", text: R.problems(level).join("; ") }));
     if (playable && json.solution) {
       // The level's own solution travels in the replay link.
@@ -218,6 +261,8 @@ async function read() {
     item.append(actions);
     $("import-levels").append(item);
   });
+  $("import-keep").hidden = readLevels.length === 0;
+  $("import-keep-button").textContent = `Keep ${readLevels.length === 1 ? "this level" : `these ${readLevels.length} levels`} as my collection`;
   if (!result.levels.length && !(result.errors || []).length) {
     showImportErrors([{ line: null, message: "No level found in the text." }]);
   }

@@ -67,11 +67,12 @@ class PlayScreen {
     document.title = `${title} - Sokoban`;
     const where = $("play-where");
     where.hidden = source.kind === "daily"; // the daily line says where instead
-    where.textContent = source.kind === "server"
+    const listed = source.kind === "server" || source.kind === "local";
+    where.textContent = listed
       ? `${source.collectionTitle || source.cid}, level ${source.index}${source.count ? ` of ${source.count}` : ""}`
       : "A level carried by its link";
-    $("previous").disabled = !(source.kind === "server" && source.index > 1);
-    $("next").disabled = !(source.kind === "server" && (!source.count || source.index < source.count));
+    $("previous").disabled = !(listed && source.index > 1);
+    $("next").disabled = !(listed && (!source.count || source.index < source.count));
     // No solver help on a daily puzzle while its day runs.
     const helpless = source.kind === "daily" && source.today;
     for (const id of ["hint", "solve", "prove"]) $(id).disabled = helpless;
@@ -415,7 +416,7 @@ class PlayScreen {
   /** The route of the replay screen for this level. */
   replayRoute() {
     const { source, level, title } = this.round;
-    if (source.kind === "server") return `#/replay/${encodeURIComponent(source.cid)}/${source.index}`;
+    if (source.kind === "server" || source.kind === "local") return `#/replay/${encodeURIComponent(source.cid)}/${source.index}`;
     return shareRoute(level, title, "replay");
   }
 
@@ -425,7 +426,7 @@ class PlayScreen {
 
   neighbourRoute(delta) {
     const src = this.round && this.round.source;
-    if (!src || src.kind !== "server") return null;
+    if (!src || (src.kind !== "server" && src.kind !== "local")) return null;
     const index = src.index + delta;
     if (index < 1 || (src.count && index > src.count)) return null;
     return `#/play/${encodeURIComponent(src.cid)}/${index}`;

@@ -87,3 +87,29 @@ export function lastPlayed() {
 export function saveLastPlayed(route, title, rle = null) {
   write("last", { route, title, rle });
 }
+
+// --- imported collections --------------------------------------------------------------------
+
+/** The player's own collections, imported from files: [{id, title, count}], newest first. */
+export function importedList() {
+  return read("imported", []);
+}
+
+/** One imported collection: {id, title, levels: [{title, rle, solution}]}, or null. */
+export function imported(id) {
+  return read(`imported:${id}`, null);
+}
+
+/**
+ * Keep imported levels ([{title, rle, solution}]) as a collection of the player's own; the
+ * same levels again are the same collection. Returns its id, or null when storage is full.
+ */
+export function saveImported(title, levels) {
+  const id = levelKey(levels.map((l) => l.rle).join("\n"));
+  write(`imported:${id}`, { id, title, levels });
+  if (!imported(id)) return null;
+  const list = importedList().filter((c) => c.id !== id);
+  list.unshift({ id, title, count: levels.length });
+  write("imported", list);
+  return id;
+}
