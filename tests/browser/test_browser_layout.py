@@ -174,10 +174,12 @@ def test_trimmed_board_and_no_page_wider_than_a_phone(
         _shot(page, "desktop-daily")
 
 
-def test_race_players_and_buttons_in_sight_on_a_phone(
-    browser: Any, server: str, collection_id: str
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_race_players_and_buttons_in_sight(
+    browser: Any, server: str, collection_id: str, size: str
 ) -> None:
-    me = _call("POST", f"{server}/api/players", {"name": "Thumb"})
+    name = f"Thumb-{size}"
+    me = _call("POST", f"{server}/api/players", {"name": name})
     race = _call(
         "POST",
         f"{server}/api/races",
@@ -185,17 +187,18 @@ def test_race_players_and_buttons_in_sight_on_a_phone(
         token=me["token"],
     )
     stored = json.dumps({"id": me["id"], "name": me["name"], "token": me["token"]})
-    with _page(browser, server, PHONE) as page:
+    view = SIZES[size]
+    with _page(browser, server, view) as page:
         page.evaluate("(v) => localStorage.setItem('sokoban:player', v)", stored)
         page.goto(f"{server}/#/race/{race['code']}")
         page.reload()
-        page.wait_for_selector('#race-players tr[data-name="Thumb"]')
-        assert _width(page) <= PHONE["width"]  # the lobby, its link included
-        _shot(page, "phone-race-lobby")
+        page.wait_for_selector(f'#race-players tr[data-name="{name}"]')
+        assert _width(page) <= view["width"]  # the lobby, its link included
+        _shot(page, f"{size}-race-lobby")
         page.click("#race-start")
         page.wait_for_function("() => document.querySelector('#race-status').textContent === 'Go!'")
         page.wait_for_selector("#race-canvas[data-moves]")
-        assert _width(page) <= PHONE["width"]
+        assert _width(page) <= view["width"]
         for selector in (
             "#race-players",
             "#race-canvas",
@@ -207,7 +210,7 @@ def test_race_players_and_buttons_in_sight_on_a_phone(
         page.keyboard.press("ArrowRight")
         page.wait_for_selector('#race-canvas[data-moves="1"]')
         assert page.locator("#race-undo").is_enabled()
-        _shot(page, "phone-race")
+        _shot(page, f"{size}-race")
 
 
 def test_themes_render_and_dark_mode_follows_the_system(

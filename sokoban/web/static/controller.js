@@ -42,6 +42,17 @@ export class BoardController {
       isBox: (c) => Boolean(this.game && this.game.boxes.has(c)),
     });
     window.addEventListener("resize", () => this.refit());
+    // The board's box can change without the window (a table beside it fills in).
+    if ("ResizeObserver" in window) {
+      let width = 0;
+      new ResizeObserver(([entry]) => {
+        const now = Math.round(entry.contentRect.width);
+        if (now !== width) {
+          width = now;
+          this.refit();
+        }
+      }).observe(canvas.parentElement);
+    }
   }
 
   /** Play `level` (or a game of it already under way). */
