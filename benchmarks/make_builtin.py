@@ -36,9 +36,10 @@ PLAN = [
     ("expert", (12, 10), 5, "rooms", 4, 403),
 ]
 
+# The header is the collection's description on the start page: written for players (the
+# file's origin is in this script's docstring).
 HEADER = """Built-in levels
-Made by benchmarks/make_builtin.py: levels from sokoban's own generator with fixed seeds,
-easy to expert, each with its push-optimal solution (astar)."""
+Puzzles from easy to expert, each with its shortest solution in pushes."""
 
 
 def trimmed(level: Level) -> Level:

@@ -178,7 +178,7 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         for web in pages:
             web.goto("#/daily")
             web.page.wait_for_selector("#compete-panel:not([hidden])")
-            web.page.wait_for_selector("#play-where #daily-countdown")
+            web.page.wait_for_selector("#daily-line #daily-countdown")
             web.page.click("#describe")
             boards.append(web.page.locator("#board-text").inner_text())
         assert boards[0] == boards[1]
@@ -187,13 +187,20 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         assert "Solve it to see the par" in pages[0].page.locator("#score-summary").inner_text()
         assert pages[0].page.locator("#daily-countdown").inner_text().count(":") == 2
         pages[0].shot("today")
-        # A named player solves it (the solver's "Solve"): the server verifies the solution,
-        # and the par and the day's leaderboard appear.
+        # No solver help while the day runs.
+        assert pages[0].page.locator("#hint").is_disabled()
+        assert pages[0].page.locator("#solve").is_disabled()
+        # A named player solves it (by keys, a solution found here): the server verifies the
+        # solution, and the par and the day's leaderboard appear.
+        from sokoban.solve import solve
+
+        found = solve(Level.from_xsb(today["level"]["xsb"]), "astar")
+        assert found.solution is not None
         web = pages[0]
         _sign_in(web, "Dee")
         web.goto("#/daily")
-        web.page.wait_for_selector("#play-where #daily-countdown")
-        web.page.click("#solve")
+        web.page.wait_for_selector("#daily-line #daily-countdown")
+        _press(web, found.solution.lurd())
         web.page.wait_for_selector("#solved[open]", timeout=20_000)
         web.page.wait_for_selector("#solved-server:has-text('Verified by the server')")
         web.page.keyboard.press("Escape")
@@ -206,7 +213,7 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         pages[1].page.wait_for_selector("#daily-archive tbody tr")
         pages[1].shot("archive")
         pages[1].page.click(f'#daily-archive tr[data-date="{today["date"]}"] a')
-        pages[1].page.wait_for_selector("#play-where #daily-countdown")
+        pages[1].page.wait_for_selector("#daily-line #daily-countdown")
         assert pages[1].page.locator("#play-title").inner_text() == f"Daily {today['date']}"
         for web in pages:
             assert not web.errors, web.errors
@@ -314,3 +321,21 @@ def test_move_to_another_device_brings_the_progress(
     finally:
         old.close()
         new.close()
+
+
+def test_sign_out_asks_first(web: Page) -> None:
+    p = web.page
+    _sign_in(web, "Careful")
+    p.click("#sign-out")
+    p.wait_for_selector("#sign-out-dialog[open]")
+    assert p.locator("#sign-out-name").inner_text() == "Careful"
+    p.keyboard.press("Escape")  # as "Stay signed in"
+    assert p.locator("#sign-out-dialog[open]").count() == 0
+    assert p.locator("#player-in").is_visible() and _token(web)
+    p.click("#sign-out")
+    p.click("#sign-out-dialog button[value=stay]")
+    assert p.locator("#player-in").is_visible()
+    p.click("#sign-out")
+    p.click("#sign-out-confirm")
+    p.wait_for_selector("#player-out:not([hidden])")
+    assert p.evaluate("() => localStorage.getItem('sokoban:player')") is None

@@ -318,3 +318,69 @@ def test_swipes_move_on_a_phone_with_reduced_motion(
         page.screenshot(path=str(ARTIFACTS / "phone-play.png"))
     finally:
         context.close()
+
+
+def test_editor_resize_keeps_the_walls_and_an_unsolvable_save_is_warned(web: Page) -> None:
+    p = web.page
+    web.goto("#/edit")
+    p.wait_for_selector("#screen-edit:not([hidden])")
+    p.fill(
+        "#edit-xsb", "#########\n#       #\n#       #\n#@$.    #\n#       #\n#       #\n#########"
+    )
+    p.locator("#edit-xsb").dispatch_event("input")
+    for field, value in (("#edit-width", "7"), ("#edit-height", "6")):
+        p.fill(field, value)
+        p.locator(field).dispatch_event("change")
+    rows = p.locator("#edit-xsb").input_value().splitlines()
+    assert len(rows) == 6 and all(len(r) == 7 for r in rows), rows
+    assert rows[0] == rows[-1] == "#######"
+    assert all(r[0] == "#" and r[-1] == "#" for r in rows), rows
+    assert Level.from_xsb("\n".join(rows)).problems() == []
+    # A box in a corner away from its goal: the solver proves it unsolvable, and Save warns
+    # once before saving it.
+    p.fill("#edit-xsb", "######\n#$   #\n#  @.#\n######")
+    p.locator("#edit-xsb").dispatch_event("input")
+    p.click("#edit-solve")
+    p.wait_for_function(
+        "() => document.querySelector('#edit-message').textContent.startsWith('Unsolvable')",
+        timeout=30_000,
+    )
+    p.click("#edit-save")
+    assert "press Save again" in p.locator("#edit-message").inner_text()
+    assert p.locator("#edit-saved-link").count() == 0
+    p.click("#edit-save")
+    p.wait_for_selector("#edit-saved-link")
+
+
+def test_an_imported_file_is_kept_as_a_collection(web: Page) -> None:
+    p = web.page
+    text = (
+        "Title: First\n#####\n#@$.#\n#####\nSolution: R\n\n"
+        "Title: Second\n######\n#@ $.#\n######\n\n"
+        "Title: Third\n######\n#.$ @#\n######\n"
+    )
+    web.goto("#/import")
+    p.fill("#import-text", text)
+    p.click("#import-read")
+    p.wait_for_selector("#import-keep:not([hidden])")
+    assert p.locator("#import-keep-button").inner_text() == "Keep these 3 levels as my collection"
+    p.fill("#import-name", "My file")
+    p.click("#import-keep-button")
+    p.wait_for_selector('#levels li[data-index="3"]')
+    assert p.locator("#collection-title").inner_text() == "My file"
+    # Play the first: solved, then Next goes on within the collection.
+    p.locator('#levels li[data-index="1"] a').click()
+    p.wait_for_selector("#play-canvas[data-moves]")
+    assert "My file, level 1 of 3" in p.locator("#play-where").inner_text()
+    assert p.locator("#next").is_enabled() and p.locator("#previous").is_disabled()
+    p.keyboard.press("ArrowRight")
+    p.wait_for_selector("#solved[open]")
+    p.click("#solved-next")
+    p.wait_for_function("() => document.querySelector('#play-title').textContent === 'Second'")
+    assert "level 2 of 3" in p.locator("#play-where").inner_text()
+    # The collection is listed on the start page and keeps its progress.
+    web.goto("")
+    p.wait_for_selector('#collections li[data-id^="local:"]')
+    p.locator('#collections li[data-id^="local:"] a').click()
+    p.wait_for_selector('#levels li[data-index="1"].is-solved')
+    assert p.locator('#levels li[data-index="2"].is-solved').count() == 0

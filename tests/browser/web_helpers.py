@@ -97,15 +97,18 @@ class Page:
         self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{label}.png"))
 
     def cell_point(self, selector: str, row: int, col: int) -> tuple[float, float]:
-        """The page coordinates of a cell's centre on a board canvas."""
+        """The page coordinates of a cell's centre on a board canvas (a board trimmed to its
+        outer wall says where its first row and column are: ``data-row0``, ``data-col0``)."""
         canvas = self.page.locator(selector)
         box = canvas.bounding_box()
         assert box is not None
         cols = int(canvas.get_attribute("data-cols") or 0)
         rows = int(canvas.get_attribute("data-rows") or 0)
+        col0 = int(canvas.get_attribute("data-col0") or 0)
+        row0 = int(canvas.get_attribute("data-row0") or 0)
         return (
-            box["x"] + (col + 0.5) * box["width"] / cols,
-            box["y"] + (row + 0.5) * box["height"] / rows,
+            box["x"] + (col - col0 + 0.5) * box["width"] / cols,
+            box["y"] + (row - row0 + 0.5) * box["height"] / rows,
         )
 
     def click_cell(self, selector: str, row: int, col: int) -> None:

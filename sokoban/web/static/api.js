@@ -2,11 +2,13 @@
 // ApiError with the server's one-line reason.
 
 export class ApiError extends Error {
-  constructor(message, status, body) {
+  /** `retryAfter`: the seconds a 503 or 429 asks to wait (its Retry-After header), or null. */
+  constructor(message, status, body, retryAfter = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -38,7 +40,8 @@ export async function request(method, path, body, extra = {}) {
     }
     if (response.status === 503) reason = `the solver is busy, try again soon (${reason})`;
     if (response.status === 429) reason = `too many requests, slow down (${reason})`;
-    throw new ApiError(reason, response.status, data);
+    const wait = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+    throw new ApiError(reason, response.status, data, Number.isFinite(wait) && wait >= 0 ? wait : null);
   }
   return data;
 }

@@ -6,8 +6,9 @@
 import * as R from "./rules.js";
 import * as api from "./api.js";
 import * as store from "./progress.js";
-import { BINDINGS, keyAction, inField } from "./input.js";
-import { $, el, showError } from "./ui.js";
+import { BINDINGS, inField } from "./input.js";
+import { $, el, applyTheme, showError } from "./ui.js";
+import { THEME_NAMES, onSystemTheme } from "./board.js";
 import * as browse from "./browse.js";
 import * as play from "./play.js";
 import * as replay from "./replay.js";
@@ -15,6 +16,13 @@ import * as editor from "./editor.js";
 import * as compete from "./compete.js";
 
 const SCREENS = ["home", "collection", "play", "replay", "import", "edit", ...compete.SCREENS];
+
+/**
+ * The screens that run something (a board, timers, a socket), in one lifecycle: each opens
+ * when its route is shown, `stop()` when the route changes, `keydown(e, go)` true when the
+ * key was its own (each checks that its screen is the one shown).
+ */
+const LIVE = [play, replay, compete, editor];
 
 function show(name) {
   for (const s of SCREENS) $(`screen-${s}`).hidden = s !== name;
@@ -38,6 +46,17 @@ async function routeLevel(parts, params) {
   }
   const [cid, index] = [parts[1], Number(parts[2])];
   if (!cid || !Number.isInteger(index)) throw new Error("no level in the address");
+  if (cid.startsWith("local:")) {
+    // A collection imported into this browser: its levels are kept here.
+    const kept = browse.localCollection(cid);
+    const json = kept.levels[index - 1];
+    if (!json) throw new Error(`no level ${index} in ${kept.title}`);
+    return {
+      level: R.parseBoard(json.xsb), json: json.solution ? { solution: json.solution } : null,
+      title: json.title || `Level ${index}`,
+      source: { kind: "local", cid, index, count: kept.count, collectionTitle: kept.title },
+    };
+  }
   // The level and the list of collections (for "level n of m") are fetched side by side.
   const listed = browse.collections().catch(() => []);
   const json = await api.level(cid, index);
@@ -65,9 +84,7 @@ async function route() {
   if (routing && location.hash && !location.hash.startsWith("#/")) return;
   const seq = ++routing;
   showError("");
-  play.stop();
-  replay.stop();
-  compete.stop();
+  for (const screen of LIVE) screen.stop();
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
   const { parts, params } = parseHash();
   const screen = parts[0] || "";
@@ -88,7 +105,7 @@ async function route() {
       const r = await routeLevel(parts, params);
       if (seq !== routing) return;
       show("replay");
-      const back = r.source.kind === "server"
+      const back = r.source.kind === "server" || r.source.kind === "local"
         ? `#/play/${encodeURIComponent(r.source.cid)}/${r.source.index}`
         : location.hash.replace("#/replay", "#/play").replace(/&lurd=[^&]*/, "");
       replay.open(r.level, r.title, replay.sourcesFor(r.level, r.json, params.get("lurd")), back);
@@ -133,32 +150,7 @@ document.addEventListener("keydown", (e) => {
     openHelp();
     return;
   }
-  if (play.active()) {
-    const action = keyAction(e);
-    if (!action) return;
-    // Space and Enter stay with the focused button; game keys are ours.
-    e.preventDefault();
-    switch (action.type) {
-      case "move": play.move(action.d); break;
-      case "undo": play.undo(); break;
-      case "redo": play.redo(); break;
-      case "restart": play.restart(); break;
-      case "next": go(play.neighbourRoute(1)); break;
-      case "previous": go(play.neighbourRoute(-1)); break;
-      case "hint": play.hint(false); break;
-      case "escape": play.escape(); break;
-      case "help": openHelp(); break;
-      default: break;
-    }
-  } else if (replay.active()) {
-    if (e.key === " " && e.target.tagName !== "BUTTON") { e.preventDefault(); replay.toggle(); }
-    else if (e.key === "ArrowRight") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(1); }
-    else if (e.key === "ArrowLeft") { e.preventDefault(); (e.shiftKey ? replay.stepPush : replay.step)(-1); }
-  } else if (compete.keydown(e)) {
-    // a race's keys
-  } else if (!$("screen-edit").hidden) {
-    editor.keydown(e);
-  }
+  for (const screen of LIVE) if (screen.keydown(e, go)) return;
 });
 
 // --- wiring ------------------------------------------------------------------------------------
@@ -168,47 +160,33 @@ function setup() {
   for (const [keys, what] of BINDINGS) table.append(el("tr", {}, el("th", { scope: "row", text: keys }), el("td", { text: what })));
   $("help-button").addEventListener("click", openHelp);
 
-  $("undo").addEventListener("click", () => play.undo());
-  $("redo").addEventListener("click", () => play.redo());
-  $("restart").addEventListener("click", () => play.restart());
-  $("hint").addEventListener("click", () => play.hint(false));
-  $("solve").addEventListener("click", () => play.hint(true));
-  $("prove").addEventListener("click", () => play.prove());
-  $("rewind").addEventListener("click", () => play.rewind());
-  $("copy-lurd").addEventListener("click", () => play.copyLurd());
-  $("describe").addEventListener("click", () => play.describeBoard());
-  $("replay-open").addEventListener("click", () => go(play.replayRoute()));
-  $("edit-this").addEventListener("click", () => go(play.editRoute()));
-  $("previous").addEventListener("click", () => go(play.neighbourRoute(-1)));
-  $("next").addEventListener("click", () => go(play.neighbourRoute(1)));
-  $("solved-next").addEventListener("click", () => { $("solved").close(); go(play.neighbourRoute(1)); });
-  $("solved-replay").addEventListener("click", () => { $("solved").close(); go(play.replayRoute()); });
-  $("speed").addEventListener("change", () => {
-    store.saveSettings({ ...store.settings(), speed: $("speed").value, speedChosen: true });
+  play.setup(go);
+  const theme = $("theme");
+  theme.replaceChildren(...THEME_NAMES.map(([value, text]) => el("option", { value, text })));
+  theme.value = store.settings().theme;
+  theme.addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), theme: theme.value });
+    themeChanged();
   });
-  $("palette").addEventListener("change", () => {
-    store.saveSettings({ ...store.settings(), palette: $("palette").value });
-    play.redraw();
-  });
+  onSystemTheme(themeChanged);
 
-  $("replay-source").addEventListener("change", () => replay.choose($("replay-source").value));
-  $("replay-load").addEventListener("click", () => replay.load($("replay-lurd").value));
-  $("replay-ask").addEventListener("click", () => replay.ask());
-  $("replay-start").addEventListener("click", () => replay.seek(0));
-  $("replay-end").addEventListener("click", () => replay.seek(Infinity));
-  $("replay-back").addEventListener("click", () => replay.step(-1));
-  $("replay-forward").addEventListener("click", () => replay.step(1));
-  $("replay-back-push").addEventListener("click", () => replay.stepPush(-1));
-  $("replay-forward-push").addEventListener("click", () => replay.stepPush(1));
-  $("replay-play").addEventListener("click", () => replay.toggle());
-  $("replay-scrub").addEventListener("input", () => replay.seek(Number($("replay-scrub").value)));
-
+  replay.setup();
   browse.setupImport();
   compete.setup();
   // Saving a level adds to "mine": list the collections afresh next time.
   $("edit-save").addEventListener("click", () => browse.forgetCollections());
 }
 
+/** A new theme (chosen, or the system's light or dark): the page and the boards follow. */
+function themeChanged() {
+  applyTheme();
+  play.redraw();
+  replay.redraw();
+  compete.redraw();
+  if (!$("screen-home").hidden || !$("screen-collection").hidden) route();
+}
+
+applyTheme();
 setup();
 window.addEventListener("hashchange", route);
 route();

@@ -3,6 +3,7 @@
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
+import * as capi from "./compete-api.js";
 import * as store from "./progress.js";
 import { thumbnail } from "./board.js";
 import { $, el, markFirstFrame, prefs, shareRoute, showError } from "./ui.js";
@@ -34,7 +35,7 @@ const pending = new WeakMap();
 function drawThumb(canvas) {
   const level = pending.get(canvas);
   if (!level) return;
-  thumbnail(canvas, level, 96, prefs().palette);
+  thumbnail(canvas, level, 96, prefs().theme);
   markFirstFrame();
 }
 
@@ -47,6 +48,7 @@ function thumb(level, lazy = true) {
 }
 
 function levelOf(json) {
+  if (json.width === undefined) return R.parseBoard(json.xsb); // a level kept in this browser
   try {
     return R.levelFromJson(json);
   } catch (error) {
@@ -54,25 +56,43 @@ function levelOf(json) {
   }
 }
 
+/**
+ * The start page: Continue (the level played last, or the first built-in level, with its
+ * picture), today's daily (its picture once the server has it), a race, then the collections.
+ */
 export async function showHome() {
   const list = $("collections");
   list.replaceChildren();
   const last = store.lastPlayed();
-  $("continue").hidden = !last;
+  // The built-in collection is always there: its first level is asked for alongside the
+  // list, so that the first picture costs one round trip, not two.
+  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
+  const picture = (canvas, level) => {
+    canvas.hidden = false;
+    thumbnail(canvas, level, 96, prefs().theme);
+    markFirstFrame();
+  };
   if (last) {
     $("continue-link").setAttribute("href", last.route);
+    $("continue-label").textContent = "Continue";
     $("continue-title").textContent = last.title || "your last level";
     try {
-      const level = R.parseBoard(last.rle || "");
-      thumbnail($("continue-thumb"), level, 72, prefs().palette);
-      markFirstFrame();
+      picture($("continue-thumb"), R.parseBoard(last.rle || ""));
     } catch (error) {
       $("continue-thumb").hidden = true;
     }
+  } else {
+    firsts.get("builtin").then((data) => {
+      const first = data && data.levels && data.levels[0];
+      if (!first) return;
+      $("continue-title").textContent = first.title ? `${first.title}, the first built-in level` : "the first built-in level";
+      picture($("continue-thumb"), levelOf(first));
+    }).catch(() => {});
   }
-  // The built-in collection is always there: its first level is asked for alongside the
-  // list, so that the first thumbnail costs one round trip, not two.
-  const firsts = new Map([["builtin", api.collection("builtin", 0, 1).catch(() => null)]]);
+  capi.daily().then((day) => {
+    $("daily-about").textContent = `${day.date}, ${day.band}: the same puzzle for everyone today.`;
+    picture($("daily-thumb"), levelOf(day.level));
+  }).catch(() => { $("daily-thumb").hidden = true; });
   let cols;
   try {
     cols = await collections();
@@ -80,21 +100,40 @@ export async function showHome() {
     showError(`Cannot list the collections: ${error.message}`);
     return;
   }
-  for (const c of cols) {
+  // The player's own imported collections come after the server's.
+  const own = store.importedList().map((c) => ({ id: `local:${c.id}`, title: c.title, count: c.count,
+    description: "Imported into this browser." }));
+  for (const c of [...cols, ...own]) {
     const item = el("li", { class: "card collection", "data-id": c.id });
     const link = el("a", { href: `#/c/${encodeURIComponent(c.id)}` });
-    const picture = el("span", { class: "thumb-box" });
-    link.append(picture, el("strong", { text: c.title || c.id }),
+    const pictureBox = el("span", { class: "thumb-box" });
+    link.append(pictureBox, el("strong", { text: c.title || c.id }),
       el("span", { class: "muted", text: `${c.count} level${c.count === 1 ? "" : "s"}` }));
     if (c.description) link.append(el("span", { class: "description", text: c.description }));
     item.append(link);
     list.append(item);
     if (c.count > 0) {
-      (firsts.get(c.id) || api.collection(c.id, 0, 1)).then((data) => {
-        if (data && data.levels && data.levels[0]) picture.append(thumb(levelOf(data.levels[0]), false));
+      const first = c.id.startsWith("local:") ? Promise.resolve(localCollection(c.id)) : firsts.get(c.id) || api.collection(c.id, 0, 1);
+      first.then((data) => {
+        if (data && data.levels && data.levels[0]) pictureBox.append(thumb(levelOf(data.levels[0]), false));
       }).catch(() => {});
     }
   }
+}
+
+/** The route of a level of a collection (an imported one lives in this browser). */
+export function levelRoute(cid, index) {
+  return `#/play/${encodeURIComponent(cid)}/${index}`;
+}
+
+/** An imported collection kept in this browser, as the server lists its own. */
+export function localCollection(cid) {
+  const kept = cid.startsWith("local:") ? store.imported(cid.slice(6)) : null;
+  if (!kept) throw new Error(`no such collection in this browser: ${cid}`);
+  return {
+    id: cid, title: kept.title, count: kept.levels.length,
+    levels: kept.levels.map((l, i) => ({ index: i + 1, title: l.title, xsb: l.rle, solution: l.solution || null })),
+  };
 }
 
 export async function showCollection(cid) {
@@ -103,7 +142,7 @@ export async function showCollection(cid) {
   $("collection-title").textContent = "";
   let data;
   try {
-    data = await api.collection(cid);
+    data = cid.startsWith("local:") ? localCollection(cid) : await api.collection(cid);
   } catch (error) {
     showError(`Cannot open the collection: ${error.message}`);
     return;
@@ -124,7 +163,7 @@ export async function showCollection(cid) {
     if (b) solvedCount += 1;
     const label = json.title && json.title !== String(json.index)
       ? `${json.index}. ${json.title}` : `Level ${json.index}`;
-    const link = el("a", { href: `#/play/${encodeURIComponent(cid)}/${json.index}` });
+    const link = el("a", { href: levelRoute(cid, json.index) });
     link.append(thumb(level), el("span", { class: "name", text: label }));
     if (b) {
       link.append(el("span", { class: "solved", text: `\u2713 Solved: ${b.moves.moves} moves, ${b.pushes.pushes} pushes` }));
@@ -148,9 +187,11 @@ export function setupImport() {
       return;
     }
     $("import-text").value = await file.text();
+    $("import-name").value = file.name.replace(/\.[^.]*$/, "");
     read();
   });
   $("import-read").addEventListener("click", read);
+  $("import-keep-button").addEventListener("click", keep);
 }
 
 function showImportErrors(errors) {
@@ -160,9 +201,27 @@ function showImportErrors(errors) {
   })));
 }
 
+/** The playable levels last read on the import screen, to keep as a collection. */
+let readLevels = [];
+
+/** Keep the levels read as the player's own collection, and open it. */
+function keep() {
+  if (!readLevels.length) return;
+  const title = $("import-name").value.trim() || "Imported levels";
+  const id = store.saveImported(title, readLevels);
+  if (!id) {
+    showImportErrors([{ line: null, message: "This browser's storage is full: the levels were not kept." }]);
+    return;
+  }
+  forgetCollections();
+  location.hash = `#/c/${encodeURIComponent(`local:${id}`)}`;
+}
+
 async function read() {
   const text = $("import-text").value;
   $("import-levels").replaceChildren();
+  $("import-keep").hidden = true;
+  readLevels = [];
   showImportErrors([]);
   if (!text.trim()) {
     showImportErrors([{ line: null, message: "Paste some levels first." }]);
@@ -188,7 +247,10 @@ async function read() {
     const item = el("li", { class: "card level" });
     item.append(thumb(level, false), el("span", { class: "name", text: title }));
     const actions = el("span", { class: "toolbar" });
-    if (playable) actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+    if (playable) {
+      actions.append(el("a", { class: "button", href: shareRoute(level, title), text: "Play" }));
+      readLevels.push({ title, rle: R.formatBoard(level, { rle: true }), solution: json.solution || null });
+    }
     else item.append(el("span", { class: "muted", text: R.problems(level).join("; ") }));
     if (playable && json.solution) {
       // The level's own solution travels in the replay link.
@@ -199,6 +261,8 @@ async function read() {
     item.append(actions);
     $("import-levels").append(item);
   });
+  $("import-keep").hidden = readLevels.length === 0;
+  $("import-keep-button").textContent = `Keep ${readLevels.length === 1 ? "this level" : `these ${readLevels.length} levels`} as my collection`;
   if (!result.levels.length && !(result.errors || []).length) {
     showImportErrors([{ line: null, message: "No level found in the text." }]);
   }

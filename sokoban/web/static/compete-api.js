@@ -43,9 +43,17 @@ export const progress = () => call("GET", "/api/me/progress", undefined, { auth:
 export const mergeProgress = (solutions) => call("POST", "/api/me/progress", { solutions }, { auth: true });
 
 // Scores
-/** Submit a solution; `seconds` (how long it took) only paces the ghost of this solution. */
-export const submit = (levelId, lurd, seconds = null) =>
-  call("POST", "/api/scores", seconds === null ? { level_id: levelId, lurd } : { level_id: levelId, lurd, seconds: Math.round(seconds * 10) / 10 }, { auth: true });
+/**
+ * Submit a solution; `seconds` (how long it took) only paces the ghost of this solution;
+ * `assisted` (the solver helped: hint, solve or rewind) keeps it off the boards, and is sent
+ * only when true.
+ */
+export function submit(levelId, lurd, seconds = null, assisted = false) {
+  const body = { level_id: levelId, lurd };
+  if (seconds !== null) body.seconds = Math.round(seconds * 10) / 10;
+  if (assisted) body.assisted = true;
+  return call("POST", "/api/scores", body, { auth: true });
+}
 /** A leaderboard; signed in, the server adds the player's own entry as `me`. */
 export function leaderboard(levelId, board, limit = 10) {
   return call("GET", `/api/leaderboard?level=${q(levelId)}&board=${q(board)}&limit=${limit}`, undefined, { auth: Boolean(player()) });

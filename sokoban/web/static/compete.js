@@ -1,4 +1,4 @@
-// Issue 11's screens in the page's router: #/player, #/daily (today), #/daily/{date},
+// The competitive screens in the page's router: #/player, #/daily (today), #/daily/{date},
 // #/daily/archive, #/race/new[?level=id], #/race/{code}, #/ghost/{level id}?source=...
 // app.js asks `handles(screen)` and hands the route over; this keeps app.js's edits small.
 
@@ -45,9 +45,15 @@ export async function route(screen, parts, params, ctx) {
   }
 }
 
-/** Leaving a route: stop the race's socket and timers. */
+/** Leaving a route: stop the race's socket and timers, and the daily line's countdown. */
 export function stop() {
   race.stop();
+  daily.stop();
+}
+
+/** Draw the race's board again (a new theme). */
+export function redraw() {
+  race.redraw();
 }
 
 /** Keys for this module's screens; true when handled. */

@@ -1,6 +1,7 @@
-// The daily challenge: today's puzzle (or a past day's) on the play screen, with the countdown
-// to the next, and after solving the par and the day's leaderboard (scores.js draws those);
-// the archive of past days.
+// The daily challenge: today's puzzle (or a past day's) on the play screen, with the daily line
+// above the board (the day, the countdown to the next: this module's own part of the play
+// screen, #daily-line), and after solving the par and the day's leaderboard (scores.js draws
+// those); the archive of past days.
 
 import * as R from "./rules.js";
 import * as capi from "./compete-api.js";
@@ -8,9 +9,57 @@ import * as store from "./progress.js";
 import * as players from "./players.js";
 import * as play from "./play.js";
 import { $, el, showError } from "./ui.js";
-import { clock } from "./scores.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The countdown's timer while a daily puzzle is on screen. */
+let ticking = null;
+
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+/** "hh:mm:ss" of a number of seconds. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+function tick() {
+  const out = $("daily-countdown");
+  if (!out || !out.dataset.next) return;
+  const left = (Date.parse(out.dataset.next) - Date.now()) / 1000;
+  out.textContent = clock(left);
+  if (left <= 0 && !out.dataset.done) {
+    out.dataset.done = "1";
+    out.textContent = "now: reload for the new puzzle";
+  }
+}
+
+/** The daily line above the board: the day, its band, the countdown or the way to today's. */
+function showLine(source) {
+  const line = $("daily-line");
+  const countdown = $("daily-countdown");
+  countdown.dataset.next = source.today ? source.nextAt : "";
+  delete countdown.dataset.done;
+  countdown.textContent = "";
+  $("daily-day").textContent = `Daily challenge of ${source.date} (${source.band}).`;
+  $("daily-next-in").hidden = !source.today;
+  $("daily-today").hidden = source.today;
+  line.hidden = false;
+  clearInterval(ticking);
+  if (source.today) {
+    tick();
+    ticking = setInterval(tick, 1000);
+  }
+}
+
+/** Leaving the daily puzzle: the line goes, the countdown stops. */
+export function stop() {
+  clearInterval(ticking);
+  ticking = null;
+  $("daily-line").hidden = true;
+}
 
 /** Open today's puzzle (date null) or a past day's for play. */
 export async function openDay(date, { show, current }) {
@@ -44,6 +93,7 @@ export async function openDay(date, { show, current }) {
   };
   show("play");
   play.open(level, `Daily ${day.date}`, source, day.level);
+  showLine(source);
   $("play-canvas").focus({ preventScroll: true });
 }
 

@@ -12,7 +12,7 @@ export const BINDINGS = [
   ["I", "Hint: play the next push"],
   ["Esc", "Close a dialog, drop a box selection"],
   ["?", "This help"],
-  ["Click or tap a floor cell", "Walk there by the shortest path"],
+  ["Click or tap a floor cell", "Walk there by the shortest path (during a walk: go there instead)"],
   ["Click a box, then a marked cell", "Push the box there with the fewest pushes"],
   ["Drag a box to a cell", "Push it there"],
   ["Swipe (touch)", "Move one step"],

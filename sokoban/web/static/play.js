@@ -1,530 +1,522 @@
-// The play screen: a Game from rules.js on a BoardView, keys and pointer gestures, animation,
-// the solver behind it (hint, solve, dead-position check, proof and rewind), best scores and
-// the saved history.
+// The play screen: a level on the shared board controller (controller.js), the solver behind
+// it (hint, solve, dead-position check, proof and rewind), best scores, the saved history
+// and the solved dialog. Its part of the page is #screen-play (less the daily line and the
+// scores panel, which daily.js and scores.js own); it tells the others what happens through
+// the "sokoban:play" and "sokoban:solved" events.
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
 import * as store from "./progress.js";
-import { BoardView } from "./board.js";
-import { attachPointer } from "./input.js";
-import { $, el, announce, describe, markFirstFrame, prefs, stepMs, shareRoute, copyText } from "./ui.js";
+import { BoardController } from "./controller.js";
+import { keyAction } from "./input.js";
+import { tone } from "./sound.js";
+import { $, el, announce, describe, markFirstFrame, prefs, shareRoute, copyText, metricLabel } from "./ui.js";
 
-/** What is being played; null off the play screen. */
-let S = null;
-let view = null;
+/** Seconds a busy solver is waited for at most before a hint gives up. */
+const RETRY_AT_MOST_S = 120;
 
-const METRIC_NAMES = [
-  ["moves", "Moves"], ["pushes", "Pushes"], ["box_lines", "Box lines"],
-  ["box_changes", "Box changes"], ["pushing_sessions", "Pushing sessions"],
-  ["player_lines", "Player lines"],
-];
+class PlayScreen {
+  constructor() {
+    /** The round being played: level, source, solver state; null off the screen. */
+    this.round = null;
+    this.board = null;
+  }
 
-function positionText() {
-  return R.formatBoard(S.game.position);
+  get game() {
+    return this.board.game;
+  }
+
+  /** The board controller, made on first use (its canvas is this screen's). */
+  controller() {
+    if (!this.board) {
+      this.board = new BoardController($("play-canvas"), {
+        below: () => bottomRoom(),
+        onStep: (step) => this.followPlan(step),
+        onSettle: ({ pushed, solving }) => this.settled(pushed, solving),
+        onJump: () => this.jumped(),
+        onSolved: () => this.solved(),
+        onRender: () => this.counters(),
+        marks: () => ({ dead: this.round && this.round.dead ? this.round.dead.boxes : null }),
+      });
+    }
+    return this.board;
+  }
+
+  /**
+   * Open a level for play. `source`: {kind: "server", cid, index, count}, {kind: "daily",
+   * ...} or {kind: "share"}; `json` the server's LevelOut when there is one.
+   */
+  open(level, title, source, json = null) {
+    this.stop();
+    const board = this.controller();
+    const game = new R.Game(level);
+    const key = store.levelKey(R.formatBoard(level));
+    const saved = store.history(key);
+    let assisted = false;
+    if (saved) {
+      try {
+        game.load(saved.lurd, saved.cursor);
+        assisted = Boolean(saved.assisted);
+      } catch (error) { /* a stale history: start afresh */ }
+    }
+    this.round = {
+      level, title, source, json, key, assisted,
+      dead: null, checked: new Map(), checkSeq: 0, plan: null, retry: null,
+    };
+    $("play-title").textContent = title;
+    document.title = `${title} - Sokoban`;
+    const where = $("play-where");
+    where.hidden = source.kind === "daily"; // the daily line says where instead
+    const listed = source.kind === "server" || source.kind === "local";
+    where.textContent = listed
+      ? `${source.collectionTitle || source.cid}, level ${source.index}${source.count ? ` of ${source.count}` : ""}`
+      : "A level carried by its link";
+    $("previous").disabled = !(listed && source.index > 1);
+    $("next").disabled = !(listed && (!source.count || source.index < source.count));
+    // No solver help on a daily puzzle while its day runs.
+    const helpless = source.kind === "daily" && source.today;
+    for (const id of ["hint", "solve", "prove"]) $(id).disabled = helpless;
+    $("hint").title = helpless ? "No hints on today's daily puzzle" : "Hint (I): the solver plays the next push";
+    $("lurd-out").hidden = true;
+    $("board-text").textContent = "";
+    this.hideNotice();
+    closeMenu();
+    $("speed").value = prefs().speed;
+    $("theme").value = prefs().theme;
+    $("sound").checked = Boolean(prefs().sound);
+    board.setLevel(level, game);
+    markFirstFrame();
+    store.saveLastPlayed(location.hash, title, R.formatBoard(level, { rle: true }));
+    const problems = R.problems(level);
+    if (problems.length) this.notice(`This level cannot be solved as it is: ${problems.join("; ")}.`, { kind: "dead" });
+    else if (game.solved) this.notice("Solved. Undo, restart or replay to play again.");
+    else if (game.pushes) this.checkDead();
+    announce(`${title}. ${this.summary()}`);
+    document.dispatchEvent(new CustomEvent("sokoban:play", { detail: { source, json, key } }));
+  }
+
+  /** Leave the screen: stop animations and the solver's retries, keep the history. */
+  stop() {
+    if (!this.round) return;
+    this.board.stop();
+    this.save();
+    clearTimeout(this.round.retry);
+    this.round = null;
+  }
+
+  active() {
+    return this.round !== null && !$("screen-play").hidden;
+  }
+
+  /** The play screen's keys; true when the key was one. */
+  keydown(e, go) {
+    if (!this.active()) return false;
+    const action = keyAction(e);
+    if (!action) return false;
+    // Space and Enter stay with the focused button; game keys are ours.
+    e.preventDefault();
+    if (this.board.key(action, e.repeat)) return true;
+    switch (action.type) {
+      case "next": go(this.neighbourRoute(1)); break;
+      case "previous": go(this.neighbourRoute(-1)); break;
+      case "hint": if (!$("hint").disabled) this.hint(false); break;
+      case "escape": if (!this.board.escape()) closeMenu(); break;
+      default: return false;
+    }
+    return true;
+  }
+
+  summary() {
+    const { game } = this;
+    const onGoals = [...game.boxes].filter((b) => this.round.level.goals.has(b)).length;
+    return `Moves ${game.moves}, pushes ${game.pushes}; ${onGoals} of ${game.boxes.size} boxes on goals.`
+      + (game.solved ? " Solved." : "") + (this.round.dead ? " Dead position." : "");
+  }
+
+  /** The counters, the buttons' states and the board's label (after each drawing). */
+  counters() {
+    if (!this.round) return;
+    const { game } = this;
+    $("moves").textContent = String(game.moves);
+    $("pushes").textContent = String(game.pushes);
+    $("undo").disabled = game.cursor === 0;
+    $("redo").disabled = game.cursor >= game.steps.length;
+    $("restart").disabled = game.cursor === 0;
+    const canvas = this.board.canvas;
+    canvas.setAttribute("aria-label", `Board. ${this.summary()}`);
+    canvas.dataset.dead = String(Boolean(this.round.dead));
+    canvas.dataset.assisted = String(this.round.assisted);
+    const best = store.best(this.round.key);
+    $("best").textContent = best
+      ? `Best: ${best.moves.moves}/${best.moves.pushes} (fewest moves), ${best.pushes.moves}/${best.pushes.pushes} (fewest pushes)`
+      : "";
+  }
+
+  save() {
+    if (!this.round) return;
+    store.saveHistory(this.round.key, this.game.lurd(true), this.game.cursor, this.round.assisted);
+  }
+
+  render() {
+    if (this.round) this.board.render();
+  }
+
+  // --- what the controller tells -------------------------------------------------------------
+
+  followPlan(step) {
+    const r = this.round;
+    // A fresh attempt from the start, played by hand, is no longer helped.
+    if (!this.board.solving && this.game.cursor === 1 && this.game.steps.length === 1) r.assisted = false;
+    if (step.push) {
+      const box = R.neighbour(r.level, this.game.player, step.d);
+      tone(r.level.goals.has(box) ? "goal" : "push");
+    }
+    if (r.plan && r.plan.steps.length && r.plan.steps[0].d === step.d) r.plan.steps.shift();
+    else r.plan = null;
+  }
+
+  settled(pushed, solving) {
+    this.save();
+    if (pushed && !solving) this.checkDead();
+    if (!this.game.solved && this.round.dead === null) announce(this.summary());
+  }
+
+  jumped() {
+    this.round.plan = null;
+    this.hideNotice();
+    this.checkDead();
+    this.save();
+    announce(this.summary());
+  }
+
+  // --- actions -------------------------------------------------------------------------------
+
+  undo() { this.board.undo(); }
+
+  redo() { this.board.redo(); }
+
+  restart() {
+    this.board.restart();
+    announce("Restarted: redo plays your moves again.");
+  }
+
+  // --- notices and the solver ----------------------------------------------------------------
+
+  notice(text, { rewind = false, kind = "info" } = {}) {
+    const shown = !$("notice").hidden;
+    $("notice").hidden = false;
+    $("notice").dataset.kind = kind;
+    $("notice-text").textContent = text;
+    $("rewind").hidden = !rewind || ($("hint").disabled);
+    if (!shown) this.board.refit();
+  }
+
+  hideNotice() {
+    if ($("notice").hidden) return;
+    $("notice").hidden = true;
+    $("rewind").hidden = true;
+    if (this.board) this.board.refit();
+  }
+
+  positionText() {
+    return R.formatBoard(this.game.position);
+  }
+
+  async checkDead() {
+    const r = this.round;
+    if (!r) return;
+    const text = this.positionText();
+    if (this.game.pushes === 0) {
+      r.dead = null;
+      return;
+    }
+    let verdict = r.checked.get(text);
+    if (!verdict) {
+      const seq = ++r.checkSeq;
+      try {
+        verdict = await api.check(text);
+      } catch (error) {
+        return; // the check is a help, not a rule: play goes on without it
+      }
+      r.checked.set(text, verdict);
+      if (seq !== r.checkSeq) return;
+    }
+    if (this.round !== r || this.positionText() !== text) return;
+    const w = r.level.width;
+    r.dead = verdict.dead
+      ? { reason: verdict.reason || "dead position", boxes: new Set((verdict.dead_boxes || []).map(([row, col]) => row * w + col)) }
+      : null;
+    if (r.dead) {
+      this.notice(`Dead position (${r.dead.reason}): no solution from here.`, { rewind: true, kind: "dead" });
+      announce(`Dead position: ${r.dead.reason}.`);
+    } else if ($("notice").dataset.kind === "dead") {
+      this.hideNotice();
+    }
+    if (!this.board.animating) this.render();
+  }
+
+  /**
+   * Ask the solver from the current position; a busy solver (503) is asked again after its
+   * Retry-After, the wait shown. Null when the position changed meanwhile.
+   */
+  async ask(timeLimit) {
+    const r = this.round;
+    const text = this.positionText();
+    const waited = performance.now();
+    for (;;) {
+      try {
+        return { text, result: await api.solve(text, "fast", timeLimit) };
+      } catch (error) {
+        const seconds = error.status === 503 ? error.retryAfter || 5 : null;
+        if (seconds === null || (performance.now() - waited) / 1000 + seconds > RETRY_AT_MOST_S) throw error;
+        this.notice(`The solver is busy: asking again in ${seconds} s...`);
+        await new Promise((resolve) => { r.retry = setTimeout(resolve, seconds * 1000); });
+        if (this.round !== r || this.positionText() !== text) return null;
+        this.notice("The solver is thinking...");
+      }
+    }
+  }
+
+  /** The solver's plan from the current position (kept while the player follows it). */
+  async plan() {
+    const r = this.round;
+    if (r.plan && r.plan.steps.length) return r.plan;
+    this.notice("The solver is thinking...");
+    const asked = await this.ask(5);
+    if (!asked || this.round !== r || this.positionText() !== asked.text) {
+      if (this.round === r) this.hideNotice(); // the player moved on while the solver thought
+      return null;
+    }
+    const { result } = asked;
+    if (result.status === "solved" && result.lurd !== null) {
+      const { steps } = R.replay(this.game.position, result.lurd);
+      r.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
+      return r.plan;
+    }
+    if (result.status === "unsolvable") {
+      this.notice("No solution from here: the solver proved it.", { rewind: true, kind: "dead" });
+    } else {
+      this.notice(`The solver found no solution (${result.message || result.status}).`);
+    }
+    return null;
+  }
+
+  async hint(all = false) {
+    if (!this.round || this.game.solved) return;
+    this.board.cancel();
+    this.board.clearSelection(false);
+    let p;
+    try {
+      p = await this.plan();
+    } catch (error) {
+      this.notice(`No hint: ${error.message}`);
+      return;
+    }
+    if (!p) return;
+    const pushAt = p.steps.findIndex((s) => s.push);
+    const steps = all || pushAt < 0 ? p.steps.slice() : p.steps.slice(0, pushAt + 1);
+    const left = p.steps.filter((s) => s.push).length;
+    const quality = p.optimal ? "optimal" : "not proven optimal";
+    this.notice(all
+      ? `Hint: the solver plays the rest, ${left} pushes (${quality}).`
+      : `Hint: the next push of a ${left}-push solution (${quality}).`);
+    this.round.assisted = true;
+    this.board.enqueue(steps.map((s) => s.d), { solving: true });
+  }
+
+  async prove() {
+    const r = this.round;
+    if (!r) return;
+    this.notice("The solver is looking for a solution from here...");
+    try {
+      const asked = await this.ask(10);
+      if (!asked || this.round !== r || this.positionText() !== asked.text) return;
+      const { result } = asked;
+      if (result.status === "solved") {
+        const { steps } = R.replay(this.game.position, result.lurd);
+        r.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
+        this.notice(`Solvable: a solution of ${result.pushes} pushes exists from here${result.optimal ? " (optimal)" : ""}.`);
+      } else if (result.status === "unsolvable") {
+        this.notice("Unsolvable: no solution exists from here.", { rewind: this.game.cursor > 0, kind: "dead" });
+      } else {
+        this.notice(`Undecided: ${result.message || result.status}.`);
+      }
+    } catch (error) {
+      this.notice(`The solver is unavailable: ${error.message}`);
+    }
+  }
+
+  async rewind() {
+    const r = this.round;
+    if (!r) return;
+    this.board.cancel();
+    this.notice("Looking for the last position from which a solution exists...");
+    try {
+      const result = await api.rewind(R.formatBoard(r.level), this.game.lurd(), 10);
+      if (this.round !== r) return;
+      const back = this.game.cursor - result.steps;
+      r.assisted = true;
+      this.board.seek(result.steps);
+      if (result.solution) {
+        const { steps } = R.replay(this.game.position, result.solution);
+        r.plan = { steps, optimal: false };
+      }
+      this.notice(`Back ${back} moves, to the last solvable position (redo brings them back).`);
+    } catch (error) {
+      this.notice(`Cannot rewind: ${error.message}`);
+    }
+  }
+
+  // --- solved --------------------------------------------------------------------------------
+
+  solved() {
+    const r = this.round;
+    const lurd = this.game.lurd();
+    const local = this.game.metrics();
+    const record = store.recordSolution(r.key, local.moves, local.pushes, lurd);
+    showMetrics(R.formatBoard(r.level), lurd, local);
+    const b = record.best;
+    let text = `Fewest moves: ${b.moves.moves} moves, ${b.moves.pushes} pushes${record.newMoves ? " (new best)" : ""}. `
+      + `Fewest pushes: ${b.pushes.pushes} pushes, ${b.pushes.moves} moves${record.newPushes ? " (new best)" : ""}.`;
+    const optimal = r.json && r.json.optimal;
+    if (optimal) text += ` Optimal: ${optimal.pushes} pushes.`;
+    if (r.assisted) text += " Solved with the solver's help (hint, solve or rewind).";
+    $("solved-best").textContent = text;
+    $("solved-next").disabled = $("next").disabled;
+    this.notice("Solved!");
+    tone("solved");
+    const canvas = this.board.canvas;
+    canvas.classList.remove("celebrate");
+    void canvas.offsetWidth; // restart the animation when solved again
+    canvas.classList.add("celebrate");
+    announce(`Solved in ${local.moves} moves and ${local.pushes} pushes.`);
+    const dialog = $("solved");
+    if (!dialog.open) dialog.showModal();
+    document.dispatchEvent(new CustomEvent("sokoban:solved", {
+      detail: { lurd, metrics: local, assisted: r.assisted },
+    }));
+  }
+
+  // --- the rest of the toolbar ---------------------------------------------------------------
+
+  copyLurd() {
+    const text = this.game.lurd();
+    const out = $("lurd-out");
+    out.textContent = text || "(no moves yet)";
+    const shown = !out.hidden;
+    out.hidden = false;
+    if (!shown) this.board.refit();
+    copyText(text).then((ok) => announce(ok ? `Copied ${this.game.moves} moves as LURD.` : "The moves are shown as LURD."));
+  }
+
+  describeBoard() {
+    $("board-text").textContent = describe(this.game.position);
+  }
+
+  /** The route of the replay screen for this level. */
+  replayRoute() {
+    const { source, level, title } = this.round;
+    if (source.kind === "server" || source.kind === "local") return `#/replay/${encodeURIComponent(source.cid)}/${source.index}`;
+    return shareRoute(level, title, "replay");
+  }
+
+  editRoute() {
+    return shareRoute(this.round.level, this.round.title, "edit");
+  }
+
+  neighbourRoute(delta) {
+    const src = this.round && this.round.source;
+    if (!src || (src.kind !== "server" && src.kind !== "local")) return null;
+    const index = src.index + delta;
+    if (index < 1 || (src.count && index > src.count)) return null;
+    return `#/play/${encodeURIComponent(src.cid)}/${index}`;
+  }
 }
 
 /**
- * Open a level for play. `source`: {kind: "server", cid, index, count} or {kind: "share"};
- * `json` the server's LevelOut when there is one.
+ * The solved dialog's metrics: the server's verify answer names them (and their order); the
+ * rules' own count shows until it answers, and stays if the server cannot be reached.
  */
-export function open(level, title, source, json = null) {
-  stop();
-  if (!view) {
-    view = new BoardView($("play-canvas"));
-    attachPointer(view, { tap, drag, swipe: (d) => { clearSelection(); enqueue([d]); }, isBox: (c) => S && S.game.boxes.has(c) });
-    window.addEventListener("resize", () => { if (S) { view.fit(); render(); } });
-  }
-  const game = new R.Game(level);
-  const key = store.levelKey(R.formatBoard(level));
-  S = {
-    level, title, source, json, game, key,
-    queue: [], token: 0, animating: false,
-    selected: null, targets: null,
-    dead: null, checked: new Map(), checkSeq: 0,
-    plan: null, solving: false, wasSolved: false,
-  };
-  const saved = store.history(key);
-  if (saved) {
-    try { game.load(saved.lurd, saved.cursor); } catch (error) { /* a stale history: start afresh */ }
-  }
-  S.wasSolved = game.solved;
-  $("play-title").textContent = title;
-  document.title = `${title} - Sokoban`;
-  $("play-where").textContent = source.kind === "server"
-    ? `${source.collectionTitle || source.cid}, level ${source.index}${source.count ? ` of ${source.count}` : ""}`
-    : "A level carried by its link";
-  $("previous").disabled = !(source.kind === "server" && source.index > 1);
-  $("next").disabled = !(source.kind === "server" && (!source.count || source.index < source.count));
-  $("lurd-out").hidden = true;
-  $("notice").hidden = true;
-  $("board-text").textContent = "";
-  hideNotice();
-  $("speed").value = prefs().speed;
-  $("palette").value = prefs().palette;
-  view.setLevel(level);
-  render();
-  markFirstFrame();
-  store.saveLastPlayed(location.hash, title, R.formatBoard(level, { rle: true }));
-  const problems = R.problems(level);
-  if (problems.length) notice(`This level cannot be solved as it is: ${problems.join("; ")}.`, { kind: "dead" });
-  else if (game.solved) notice("Solved. Undo, restart or replay to play again.");
-  else if (game.pushes) checkDead();
-  announce(`${title}. ${summary()}`);
-  document.dispatchEvent(new CustomEvent("sokoban:play", { detail: { source, json, key } }));
-}
-
-/** Leave the play screen: stop animations. */
-export function stop() {
-  if (S) {
-    S.token += 1;
-    S.queue = [];
-    save();
-  }
-}
-
-export function active() {
-  return S !== null && !$("screen-play").hidden;
-}
-
-function summary() {
-  const { game } = S;
-  const onGoals = [...game.boxes].filter((b) => S.level.goals.has(b)).length;
-  return `Moves ${game.moves}, pushes ${game.pushes}; ${onGoals} of ${game.boxes.size} boxes on goals.`
-    + (game.solved ? " Solved." : "") + (S.dead ? " Dead position." : "");
-}
-
-function render(motion = null) {
-  const { game } = S;
-  view.draw(game.position, {
-    palette: prefs().palette,
-    targets: S.targets ? new Set(S.targets.keys()) : null,
-    selected: S.selected,
-    dead: S.dead ? S.dead.boxes : null,
-    motion,
-  });
-  $("moves").textContent = String(game.moves);
-  $("pushes").textContent = String(game.pushes);
-  $("undo").disabled = game.cursor === 0;
-  $("redo").disabled = game.cursor >= game.steps.length;
-  $("restart").disabled = game.cursor === 0;
-  view.canvas.setAttribute("aria-label", `Board. ${summary()}`);
-  view.canvas.dataset.moves = String(game.moves);
-  view.canvas.dataset.pushes = String(game.pushes);
-  view.canvas.dataset.solved = String(game.solved);
-  view.canvas.dataset.dead = String(Boolean(S.dead));
-  const best = store.best(S.key);
-  $("best").textContent = best
-    ? `Best: ${best.moves.moves}/${best.moves.pushes} (fewest moves), ${best.pushes.moves}/${best.pushes.pushes} (fewest pushes)`
-    : "";
-}
-
-function save() {
-  if (!S) return;
-  store.saveHistory(S.key, S.game.lurd(true), S.game.cursor);
-}
-
-// --- moving ----------------------------------------------------------------------------------
-
-function enqueue(dirs, { solving = false } = {}) {
-  if (!dirs.length) return;
-  S.solving = solving;
-  S.queue.push(...dirs);
-  if (!S.animating) pump();
-}
-
-/** Finish any animation at once and drop the steps still queued. */
-function cancel() {
-  S.token += 1;
-  S.queue = [];
-  S.animating = false;
-}
-
-function pump() {
-  const ms = stepMs();
-  const state = S;
-  const token = S.token;
-  let pushed = false;
-  while (S.queue.length) {
-    const d = S.queue.shift();
-    const step = S.game.tryStep(d);
-    if (!step) continue; // a key into a wall: the keys pressed after it still count
-    const from = S.game.player;
-    const boxFrom = step.push ? R.neighbour(S.level, from, d) : null;
-    S.game.move(d);
-    pushed = pushed || step.push;
-    followPlan(step);
-    if (S.game.solved) S.queue = [];
-    if (ms > 0) {
-      S.animating = true;
-      animate(from, boxFrom, ms, token).then(() => {
-        if (S !== state || token !== S.token) return; // cancelled, or another level opened
-        if (step.push) settleCheck();
-        if (S.queue.length) pump();
-        else settle(true);
-      });
-      return;
-    }
-  }
-  S.animating = false;
-  if (pushed) settleCheck();
-  settle(true);
-}
-
-function animate(from, boxFrom, ms, token) {
-  const to = S.game.player;
-  const boxTo = boxFrom === null ? null : R.neighbour(S.level, boxFrom, S.game.steps[S.game.cursor - 1].d);
-  const start = performance.now();
-  const state = S;
-  return new Promise((resolve) => {
-    const frame = (now) => {
-      if (S !== state || token !== S.token) {
-        resolve();
-        return;
-      }
-      const t = Math.min(1, (now - start) / ms);
-      render({ player: [from, to], box: boxFrom === null ? null : [boxFrom, boxTo], t });
-      if (t < 1) requestAnimationFrame(frame);
-      else resolve();
-    };
-    requestAnimationFrame(frame);
-  });
-}
-
-/** After a run of steps: draw, keep the history, and celebrate a solution. */
-function settle(played) {
-  S.animating = false;
-  render();
-  save();
-  if (played && S.game.solved && !S.wasSolved) solved();
-  S.wasSolved = S.game.solved;
-  if (!S.game.solved && S.dead === null && played) announce(summary());
-}
-
-function settleCheck() {
-  if (!S.solving) checkDead();
-}
-
-function followPlan(step) {
-  if (S.plan && S.plan.steps.length && S.plan.steps[0].d === step.d) S.plan.steps.shift();
-  else S.plan = null;
-}
-
-// --- actions ---------------------------------------------------------------------------------
-
-export function move(d) {
-  clearSelection(false);
-  // Keys pressed during an animation wait their turn, a few at most (a held key repeats).
-  if (S.queue.length < 3) enqueue([d]);
-}
-
-export function undo() {
-  cancel();
-  clearSelection(false);
-  if (S.game.undo()) afterJump();
-  else render();
-}
-
-export function redo() {
-  cancel();
-  clearSelection(false);
-  if (S.game.redo()) afterJump();
-  else render();
-}
-
-export function restart() {
-  cancel();
-  clearSelection(false);
-  S.game.restart();
-  afterJump();
-  announce("Restarted: redo plays your moves again.");
-}
-
-/** After undo, redo, restart or rewind: the position changed without play. */
-function afterJump() {
-  S.plan = null;
-  S.wasSolved = S.game.solved;
-  hideNotice();
-  checkDead();
-  render();
-  save();
-  announce(summary());
-}
-
-function clearSelection(draw = true) {
-  if (!S || S.selected === null) return;
-  S.selected = null;
-  S.targets = null;
-  if (draw) render();
-}
-
-export function escape() {
-  if (S && S.selected !== null) {
-    clearSelection();
-    return true;
-  }
-  return false;
-}
-
-function tap(cell) {
-  if (!S || S.animating) {
-    if (S) { cancel(); render(); }
-    return;
-  }
-  const position = S.game.position;
-  if (S.selected !== null) {
-    if (S.targets.has(cell)) {
-      const dirs = S.targets.get(cell);
-      clearSelection(false);
-      enqueue(dirs);
-      return;
-    }
-    const same = cell === S.selected;
-    clearSelection(false);
-    if (same) {
-      render();
-      return;
-    }
-  }
-  if (position.boxes.has(cell)) {
-    const targets = R.pushTargets(position, cell);
-    if (!targets.size) {
-      announce("That box cannot be moved from here.");
-      render();
-      return;
-    }
-    S.selected = cell;
-    S.targets = targets;
-    announce(`Box selected: ${targets.size} cells it can be pushed to are marked.`);
-    render();
-    return;
-  }
-  const path = R.walkPath(position, cell);
-  if (path && path.length) enqueue(path);
-  else render();
-}
-
-function drag(from, to) {
-  if (!S) return;
-  cancel();
-  clearSelection(false);
-  const targets = R.pushTargets(S.game.position, from);
-  if (targets.has(to)) enqueue(targets.get(to));
-  else {
-    announce("The box cannot be pushed there.");
-    render();
-  }
-}
-
-// --- notices and the solver ------------------------------------------------------------------
-
-function notice(text, { rewind = false, kind = "info" } = {}) {
-  const shown = !$("notice").hidden;
-  $("notice").hidden = false;
-  $("notice").dataset.kind = kind;
-  $("notice-text").textContent = text;
-  $("rewind").hidden = !rewind;
-  if (!shown) refit();
-}
-
-function hideNotice() {
-  if ($("notice").hidden) return;
-  $("notice").hidden = true;
-  $("rewind").hidden = true;
-  refit();
-}
-
-/** The notice moves the board: size it again to the room left. */
-function refit() {
-  if (!view || !S) return;
-  view.fit();
-  if (!S.animating) render();
-}
-
-async function checkDead() {
-  if (!S) return;
-  const state = S;
-  const text = positionText();
-  if (state.game.pushes === 0) {
-    state.dead = null;
-    return;
-  }
-  let verdict = state.checked.get(text);
-  if (!verdict) {
-    const seq = ++state.checkSeq;
-    try {
-      verdict = await api.check(text);
-    } catch (error) {
-      return; // the check is a help, not a rule: play goes on without it
-    }
-    state.checked.set(text, verdict);
-    if (seq !== state.checkSeq) return;
-  }
-  if (S !== state || positionText() !== text) return;
-  const w = state.level.width;
-  state.dead = verdict.dead
-    ? { reason: verdict.reason || "dead position", boxes: new Set((verdict.dead_boxes || []).map(([r, c]) => r * w + c)) }
-    : null;
-  if (state.dead) {
-    notice(`Dead position (${state.dead.reason}): no solution from here.`, { rewind: true, kind: "dead" });
-    announce(`Dead position: ${state.dead.reason}.`);
-  } else if ($("notice").dataset.kind === "dead") {
-    hideNotice();
-  }
-  if (!state.animating) render();
-}
-
-/** The solver's plan from the current position (kept while the player follows it). */
-async function plan() {
-  if (S.plan && S.plan.steps.length) return S.plan;
-  const state = S;
-  notice("The solver is thinking...");
-  const text = positionText();
-  const result = await api.solve(text, "fast", 5);
-  if (S !== state || positionText() !== text) {
-    hideNotice(); // the player moved on while the solver thought
-    return null;
-  }
-  if (result.status === "solved" && result.lurd !== null) {
-    const { steps } = R.replay(state.game.position, result.lurd);
-    state.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
-    return state.plan;
-  }
-  if (result.status === "unsolvable") {
-    notice("No solution from here: the solver proved it.", { rewind: true, kind: "dead" });
-  } else {
-    notice(`The solver found no solution (${result.message || result.status}).`);
-  }
-  return null;
-}
-
-export async function hint(all = false) {
-  if (!S || S.game.solved) return;
-  cancel();
-  clearSelection(false);
-  let p;
-  try {
-    p = await plan();
-  } catch (error) {
-    notice(`No hint: ${error.message}`);
-    return;
-  }
-  if (!p) return;
-  const pushAt = p.steps.findIndex((s) => s.push);
-  const steps = all || pushAt < 0 ? p.steps.slice() : p.steps.slice(0, pushAt + 1);
-  const left = p.steps.filter((s) => s.push).length;
-  const quality = p.optimal ? "optimal" : "not proven optimal";
-  notice(all
-    ? `Hint: the solver plays the rest, ${left} pushes (${quality}).`
-    : `Hint: the next push of a ${left}-push solution (${quality}).`);
-  enqueue(steps.map((s) => s.d), { solving: true });
-}
-
-export async function prove() {
-  if (!S) return;
-  const state = S;
-  notice("The solver is looking for a solution from here...");
-  try {
-    const text = positionText();
-    const result = await api.solve(text, "fast", 10);
-    if (S !== state || positionText() !== text) return;
-    if (result.status === "solved") {
-      const { steps } = R.replay(state.game.position, result.lurd);
-      state.plan = { steps, optimal: result.optimal, pushes: result.pushes, moves: result.moves };
-      notice(`Solvable: a solution of ${result.pushes} pushes exists from here${result.optimal ? " (optimal)" : ""}.`);
-    } else if (result.status === "unsolvable") {
-      notice("Unsolvable: no solution exists from here.", { rewind: state.game.cursor > 0, kind: "dead" });
-    } else {
-      notice(`Undecided: ${result.message || result.status}.`);
-    }
-  } catch (error) {
-    notice(`The solver is unavailable: ${error.message}`);
-  }
-}
-
-export async function rewind() {
-  if (!S) return;
-  const state = S;
-  cancel();
-  notice("Looking for the last position from which a solution exists...");
-  try {
-    const result = await api.rewind(R.formatBoard(state.level), state.game.lurd(), 10);
-    if (S !== state) return;
-    const back = state.game.cursor - result.steps;
-    state.game.seek(result.steps);
-    afterJump();
-    if (result.solution) {
-      const { steps } = R.replay(state.game.position, result.solution);
-      state.plan = { steps, optimal: false };
-    }
-    notice(`Back ${back} moves, to the last solvable position (redo brings them back).`);
-  } catch (error) {
-    notice(`Cannot rewind: ${error.message}`);
-  }
-}
-
-// --- solved ----------------------------------------------------------------------------------
-
-function solved() {
-  const metrics = S.game.metrics();
-  const record = store.recordSolution(S.key, metrics.moves, metrics.pushes, S.game.lurd());
+async function showMetrics(board, lurd, local) {
   const list = $("solved-metrics");
-  list.replaceChildren();
-  for (const [name, label] of METRIC_NAMES) {
-    list.append(el("dt", { text: label }), el("dd", { text: String(metrics[name]), "data-metric": name }));
+  const fill = (metrics, source) => {
+    list.replaceChildren();
+    list.dataset.source = source;
+    for (const [name, value] of Object.entries(metrics)) {
+      list.append(el("dt", { text: metricLabel(name) }), el("dd", { text: String(value), "data-metric": name }));
+    }
+  };
+  fill({ moves: local.moves, pushes: local.pushes }, "page");
+  try {
+    const answer = await api.verify(board, lurd);
+    const metrics = answer.metrics && typeof answer.metrics === "object" ? answer.metrics
+      : Object.fromEntries(Object.entries(answer).filter(([, v]) => typeof v === "number"));
+    fill(metrics, "server");
+  } catch (error) {
+    fill(local, "page");
   }
-  const b = record.best;
-  let text = `Fewest moves: ${b.moves.moves} moves, ${b.moves.pushes} pushes${record.newMoves ? " (new best)" : ""}. `
-    + `Fewest pushes: ${b.pushes.pushes} pushes, ${b.pushes.moves} moves${record.newPushes ? " (new best)" : ""}.`;
-  const optimal = S.json && S.json.optimal;
-  if (optimal) text += ` Optimal: ${optimal.pushes} pushes.`;
-  $("solved-best").textContent = text;
-  $("solved-next").disabled = $("next").disabled;
-  notice("Solved!");
-  announce(`Solved in ${metrics.moves} moves and ${metrics.pushes} pushes.`);
-  const dialog = $("solved");
-  if (!dialog.open) dialog.showModal();
-  document.dispatchEvent(new CustomEvent("sokoban:solved", { detail: { lurd: S.game.lurd(), metrics } }));
 }
 
-// --- the rest of the toolbar -----------------------------------------------------------------
-
-export function copyLurd() {
-  const text = S.game.lurd();
-  const out = $("lurd-out");
-  out.textContent = text || "(no moves yet)";
-  const shown = !out.hidden;
-  out.hidden = false;
-  if (!shown) refit();
-  copyText(text).then((ok) => announce(ok ? `Copied ${S.game.moves} moves as LURD.` : "The moves are shown as LURD."));
+/** CSS pixels the board leaves free under it: the thumb bar on a phone, a margin elsewhere. */
+function bottomRoom() {
+  const bar = $("play-bar");
+  if (bar && getComputedStyle(bar).position === "fixed") return bar.offsetHeight + 8;
+  return 16;
 }
 
-export function describeBoard() {
-  $("board-text").textContent = describe(S.game.position);
+function closeMenu() {
+  const menu = $("play-menu");
+  if (!menu || !menu.dataset.open) return;
+  delete menu.dataset.open;
+  $("play-more").setAttribute("aria-expanded", "false");
 }
 
-/** The route of the replay screen for this level. */
-export function replayRoute() {
-  const src = S.source;
-  if (src.kind === "server") return `#/replay/${encodeURIComponent(src.cid)}/${src.index}`;
-  return shareRoute(S.level, S.title, "replay");
+function toggleMenu() {
+  const menu = $("play-menu");
+  const open = !menu.dataset.open;
+  if (open) menu.dataset.open = "1";
+  else delete menu.dataset.open;
+  $("play-more").setAttribute("aria-expanded", String(open));
 }
 
-export function editRoute() {
-  return shareRoute(S.level, S.title, "edit");
-}
+const screen = new PlayScreen();
 
-export function neighbourRoute(delta) {
-  const src = S && S.source;
-  if (!src || src.kind !== "server") return null;
-  const index = src.index + delta;
-  if (index < 1 || (src.count && index > src.count)) return null;
-  return `#/play/${encodeURIComponent(src.cid)}/${index}`;
-}
+export const open = (...args) => screen.open(...args);
+export const stop = () => screen.stop();
+export const active = () => screen.active();
+export const keydown = (e, go) => screen.keydown(e, go);
+export const redraw = () => screen.render();
+/** The round on the screen ({level, key, source, ...} and its game), or null. */
+export const current = () => (screen.round ? { ...screen.round, game: screen.game } : null);
 
-export function redraw() {
-  if (S) render();
-}
-
-export function current() {
-  return S;
+/** The play screen's buttons; `go(route)` follows a route. */
+export function setup(go) {
+  const on = (id, fn) => $(id).addEventListener("click", fn);
+  on("undo", () => screen.undo());
+  on("redo", () => screen.redo());
+  on("restart", () => screen.restart());
+  on("hint", () => screen.hint(false));
+  on("solve", () => { closeMenu(); screen.hint(true); });
+  on("prove", () => { closeMenu(); screen.prove(); });
+  on("rewind", () => screen.rewind());
+  on("copy-lurd", () => { closeMenu(); screen.copyLurd(); });
+  on("describe", () => { closeMenu(); screen.describeBoard(); });
+  on("replay-open", () => go(screen.replayRoute()));
+  on("edit-this", () => go(screen.editRoute()));
+  on("previous", () => go(screen.neighbourRoute(-1)));
+  on("next", () => go(screen.neighbourRoute(1)));
+  on("play-more", toggleMenu);
+  // The menu closes when a tap lands anywhere else.
+  document.addEventListener("pointerdown", (e) => {
+    if ($("play-menu").dataset.open && !$("play-bar").contains(e.target)) closeMenu();
+  });
+  on("solved-next", () => { $("solved").close(); go(screen.neighbourRoute(1)); });
+  on("solved-replay", () => { $("solved").close(); go(screen.replayRoute()); });
+  $("sound").addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), sound: $("sound").checked });
+    if ($("sound").checked) tone("goal");
+  });
+  $("speed").addEventListener("change", () => {
+    store.saveSettings({ ...store.settings(), speed: $("speed").value, speedChosen: true });
+  });
 }

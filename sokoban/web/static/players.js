@@ -200,7 +200,14 @@ export function setup() {
       message(`No code: ${error.message}`);
     }
   });
+  // Signing out forgets the token, the only key to the name: ask first.
   $("sign-out").addEventListener("click", () => {
+    const me = capi.player();
+    $("sign-out-name").textContent = me ? me.name : "";
+    $("sign-out-dialog").showModal();
+  });
+  $("sign-out-dialog").addEventListener("close", () => {
+    if ($("sign-out-dialog").returnValue !== "sign-out") return;
     capi.savePlayer(null);
     showLink();
     showPage();

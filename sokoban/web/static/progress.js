@@ -31,7 +31,7 @@ export function levelKey(xsb) {
   return h.toString(16).padStart(8, "0");
 }
 
-const DEFAULTS = { speed: "normal", palette: "classic", speedChosen: false };
+const DEFAULTS = { speed: "normal", theme: "auto", speedChosen: false, sound: false };
 
 export function settings() {
   return { ...DEFAULTS, ...read("settings", {}) };
@@ -65,17 +65,18 @@ export function recordSolution(key, moves, pushes, lurd) {
   return { best: value, newMoves, newPushes };
 }
 
-/** A level's history: {lurd (every step, redo tail included), cursor}, or null. */
+/** A level's history: {lurd (every step, redo tail included), cursor, assisted (the solver
+ * helped: hint, solve or rewind)}, or null. */
 export function history(key) {
   return read(`history:${key}`, null);
 }
 
-export function saveHistory(key, lurd, cursor) {
+export function saveHistory(key, lurd, cursor, assisted = false) {
   if (!lurd) {
     try { localStorage.removeItem(`${PREFIX}history:${key}`); } catch (error) { /* ignore */ }
     return;
   }
-  write(`history:${key}`, { lurd, cursor });
+  write(`history:${key}`, assisted ? { lurd, cursor, assisted } : { lurd, cursor });
 }
 
 /** The route of the level played last, for "Continue". */
@@ -83,6 +84,32 @@ export function lastPlayed() {
   return read("last", null);
 }
 
-export function saveLastPlayed(route, title) {
-  write("last", { route, title });
+export function saveLastPlayed(route, title, rle = null) {
+  write("last", { route, title, rle });
+}
+
+// --- imported collections --------------------------------------------------------------------
+
+/** The player's own collections, imported from files: [{id, title, count}], newest first. */
+export function importedList() {
+  return read("imported", []);
+}
+
+/** One imported collection: {id, title, levels: [{title, rle, solution}]}, or null. */
+export function imported(id) {
+  return read(`imported:${id}`, null);
+}
+
+/**
+ * Keep imported levels ([{title, rle, solution}]) as a collection of the player's own; the
+ * same levels again are the same collection. Returns its id, or null when storage is full.
+ */
+export function saveImported(title, levels) {
+  const id = levelKey(levels.map((l) => l.rle).join("\n"));
+  write(`imported:${id}`, { id, title, levels });
+  if (!imported(id)) return null;
+  const list = importedList().filter((c) => c.id !== id);
+  list.unshift({ id, title, count: levels.length });
+  write("imported", list);
+  return id;
 }

@@ -43,14 +43,6 @@ function build(panel) {
   const me = capi.player();
   const head = el("div", { class: "compete-head" },
     el("h2", { text: current.daily ? "Today's challenge" : "Scores" }));
-  if (current.daily) {
-    // The day and the countdown sit under the title, in sight above the board.
-    const d = current.daily;
-    $("play-where").replaceChildren(`Daily challenge of ${d.date} (${d.band}). `,
-      d.today ? "Next puzzle in " : el("a", { href: "#/daily", text: "Today's puzzle" }),
-      d.today ? el("output", { id: "daily-countdown", "data-next": d.nextAt }) : "",
-      ". ", el("a", { href: "#/daily/archive", text: "Past days" }), ".");
-  }
   head.append(el("dl", { id: "score-summary", class: "score-summary" }));
   if (!me) {
     head.append(el("p", { class: "muted" }, el("a", { href: "#/player", text: "Pick a name" }),
@@ -88,7 +80,6 @@ function build(panel) {
     const lurd = $("submit-lurd").value.replace(/\s+/g, "");
     if (lurd) submit(lurd, { pasted: true });
   });
-  tick();
 }
 
 /** Whether the daily's par and leaderboard may be shown (after solving it). */
@@ -165,7 +156,7 @@ function fill(table, result) {
 }
 
 /** Submit a solution of the current level; the answer is shown, in the solved dialog too. */
-export async function submit(lurd, { pasted = false } = {}) {
+export async function submit(lurd, { pasted = false, assisted = false } = {}) {
   if (!current) return;
   const state = current;
   const status = $("score-status");
@@ -182,10 +173,19 @@ export async function submit(lurd, { pasted = false } = {}) {
   say("Sending the solution to the server, which replays it...");
   try {
     const seconds = pasted ? null : Math.min(86400, (performance.now() - state.openedAt) / 1000);
-    const r = await capi.submit(state.levelId, lurd, seconds);
-    say(`Verified by the server: ${r.moves} moves, ${r.pushes} pushes; rank ${r.rank_moves} by moves, `
-      + `${r.rank_pushes} by pushes${r.improved ? " (a new best)" : " (not better than your best)"}.`);
+    const r = await capi.submit(state.levelId, lurd, seconds, assisted);
+    if (r.assisted || r.rank_moves === null || r.rank_moves === undefined) {
+      say(`Verified by the server: ${r.moves} moves, ${r.pushes} pushes; solved with help, so kept off the leaderboards (shown as assisted).`);
+    } else {
+      say(`Verified by the server: ${r.moves} moves, ${r.pushes} pushes; rank ${r.rank_moves} by moves, `
+        + `${r.rank_pushes} by pushes${r.improved ? " (a new best)" : " (not better than your best)"}.`);
+    }
   } catch (error) {
+    if (assisted && error.status === 422) {
+      // A server that does not know of assisted solves: the solve is not sent to be ranked.
+      say("Solved with the solver's help: not sent to the leaderboards.");
+      return;
+    }
     // The server's reason names the failing step.
     say(error.status === 422 ? `Refused by the server: ${error.message}.` : `Not submitted: ${error.message}`);
     return;
@@ -194,7 +194,7 @@ export async function submit(lurd, { pasted = false } = {}) {
 }
 
 /** The play screen's level was solved (play.js's "sokoban:solved" event). */
-export function solved({ lurd }) {
+export function solved({ lurd, assisted = false }) {
   if (!current) return;
   let line = $("solved-server");
   if (!line) {
@@ -203,33 +203,11 @@ export function solved({ lurd }) {
   }
   line.textContent = capi.player() ? "" : "Pick a name (Player page) to put your solutions on the leaderboards.";
   if (current.daily) build($("compete-panel")); // the par and the day's board appear
-  if (capi.player()) submit(lurd);
+  if (capi.player()) submit(lurd, { assisted });
   else refresh();
-}
-
-function pad(n) {
-  return String(n).padStart(2, "0");
-}
-
-/** "hh:mm:ss" of a number of seconds. */
-export function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
-}
-
-function tick() {
-  const out = $("daily-countdown");
-  if (!out) return;
-  const left = (Date.parse(out.dataset.next) - Date.now()) / 1000;
-  out.textContent = clock(left);
-  if (left <= 0 && !out.dataset.done) {
-    out.dataset.done = "1";
-    out.textContent = "now: reload for the new puzzle";
-  }
 }
 
 export function setup() {
   document.addEventListener("sokoban:play", (e) => opened(e.detail));
   document.addEventListener("sokoban:solved", (e) => solved(e.detail));
-  setInterval(tick, 1000);
 }

@@ -3,6 +3,7 @@
 
 import * as R from "./rules.js";
 import * as store from "./progress.js";
+import { resolveTheme } from "./board.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -51,6 +52,17 @@ export function prefs() {
   const value = store.settings();
   if (!value.speedChosen && reducedMotion) value.speed = "instant";
   return value;
+}
+
+/** The page's colours follow the board's theme (its "auto" follows the system). */
+export function applyTheme() {
+  document.documentElement.dataset.theme = resolveTheme(prefs().theme);
+}
+
+/** A metric's name as the API spells it ("box_lines"), as a label ("Box lines"). */
+export function metricLabel(name) {
+  const words = String(name).replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Milliseconds a step takes to animate (0: instant). */
