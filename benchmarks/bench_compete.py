@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from sokoban.level import Level  # noqa: E402
-from sokoban.web.library import builtin_path  # noqa: E402
+from sokoban.web.services.library import builtin_path  # noqa: E402
 from sokoban.xsb import load as load_levels  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
@@ -72,7 +72,8 @@ class Server:
 
     def __init__(self, db: str) -> None:
         command = [sys.executable, "-m", "sokoban", "serve", "--port", "0", "--db", db,
-                   "--solvers", "1", "--daily-ahead", "-1", "--rate", "100000"]  # fmt: skip
+                   "--solvers", "1", "--daily-ahead", "-1", "--rate", "100000",
+                   "--signup-rate", "1000000"]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         assert self.process.stdout is not None
@@ -169,8 +170,8 @@ def bench_scores(db: str, players: int, clients: int, seconds: float) -> list[st
         server.stop()
     import sqlalchemy as sa
 
-    from sokoban.records import players as players_table
-    from sokoban.records import scores
+    from sokoban.records.tables import players as players_table
+    from sokoban.records.tables import scores
     from sokoban.store import Store
 
     store = Store(db)

@@ -47,7 +47,7 @@ from typing import Any
 from sokoban import Level, xsb
 from sokoban.errors import SokobanError
 from sokoban.lurd import Solution, replay
-from sokoban.web.library import builtin_path
+from sokoban.web.services.library import builtin_path
 
 ROOT = Path(__file__).resolve().parents[1]
 MICROBAN = ROOT.parent / "shared" / "levels" / "microban.xsb"

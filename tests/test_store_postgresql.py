@@ -15,7 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from sokoban import Level
-from sokoban.store import MIGRATIONS, Store
+from sokoban.migrations import MIGRATIONS, current_version, open_store
+from sokoban.store import Store
 
 URL = os.environ.get("SOKOBAN_TEST_POSTGRES")
 
@@ -41,16 +42,16 @@ def _drop() -> None:
 @pytest.fixture
 def store() -> Iterator[Store]:
     _drop()
-    made = Store(URL)
+    made = open_store(URL)
     yield made
     made.close()
     _drop()
 
 
 def test_migrations_run_once(store: Store) -> None:
-    assert store.version == len(MIGRATIONS) and not store.is_sqlite
-    again = Store(URL)
-    assert again.version == len(MIGRATIONS)
+    assert current_version(store) == len(MIGRATIONS) and not store.is_sqlite
+    again = open_store(URL)
+    assert current_version(again) == len(MIGRATIONS)
     with again.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM schema_version")).scalar() == len(
             MIGRATIONS

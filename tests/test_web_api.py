@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 
 from sokoban import Level
 from sokoban.web import Settings, create_app
-from sokoban.web.security import CSP
+from sokoban.web.middleware import CSP
 
 CORRIDOR = "#######\n#@ $ .#\n#######"
 SQUARE = "#####\n#.  #\n# $ #\n#@$.#\n#####"

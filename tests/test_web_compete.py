@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 from sokoban.records import DailyRow
 from sokoban.web import Settings, create_app
-from sokoban.web.daily import band_of, seed_of
-from sokoban.web.ratelimit import RateLimiter
+from sokoban.web.services.daily_maker import band_of, seed_of
+from sokoban.web.services.ratelimit import RateLimiter
 
 CORRIDOR = "#######\n#@ $ .#\n#######"  # solved by rRR: 3 moves, 2 pushes
 MADE: list[datetime.date] = []
@@ -46,7 +46,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(db: Path) -> Iterator[TestClient]:
-    settings = Settings(db=str(db), solvers=1, queue=2, warm=False, daily_maker=fake_daily)
+    settings = Settings(
+        db=str(db), solvers=1, queue=2, warm=False, daily_maker=fake_daily, signup_burst=1000
+    )
     with TestClient(create_app(settings)) as c:
         yield c
 
@@ -369,7 +371,7 @@ def test_the_daily_level_survives_a_restart_and_a_new_generator(db: Path) -> Non
 
 
 def test_streaks_count_days_in_a_row() -> None:
-    from sokoban.web.players import streaks
+    from sokoban.web.routers.players import streaks
 
     d = datetime.date(2026, 12, 10)
     days = {d - datetime.timedelta(days=i) for i in (1, 2, 3, 5, 6, 7, 8)}
@@ -570,7 +572,7 @@ def test_tokens_are_never_logged(client: TestClient, caplog: pytest.LogCaptureFi
 def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
     import sqlalchemy as sa
 
-    from sokoban.records import races
+    from sokoban.records.tables import races
 
     host, _ = sign_up(client)
     code = new_race(client, host)
@@ -590,7 +592,7 @@ def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
 
 
 def test_race_messages_are_rate_limited(client: TestClient) -> None:
-    from sokoban.web.compete import MESSAGE_RATE
+    from sokoban.web.services.compete import MESSAGE_RATE
 
     host, _ = sign_up(client)
     code = new_race(client, host)
@@ -612,7 +614,7 @@ def test_race_messages_are_rate_limited(client: TestClient) -> None:
 def test_the_generator_makes_the_same_daily_level_twice() -> None:
     from sokoban.level import Level
     from sokoban.lurd import verify
-    from sokoban.web.daily import make_daily
+    from sokoban.web.services.daily_maker import make_daily
 
     monday = datetime.date(2026, 11, 30)
     first, again = make_daily(monday), make_daily(monday)

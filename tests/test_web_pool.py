@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from sokoban import Level
-from sokoban.web.pool import Busy, SolverPool
+from sokoban.web.services.pool import Busy, SolverPool
 
 CORRIDOR = Level.from_xsb("#######\n#@ $ .#\n#######")
 OTHER = Level.from_xsb("#######\n#@$  .#\n#######")

@@ -98,6 +98,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     help="Score submissions a second per player (ten times it per client address).",
 )
 @click.option(
+    "--signup-rate",
+    type=click.FloatRange(0.01, 1_000_000),
+    default=1.0,
+    show_default=True,
+    help="Sign-ups a minute per client address (bursts of five, or of the rate if larger).",
+)
+@click.option(
     "--daily-ahead",
     type=click.IntRange(-1, 60),
     default=7,
@@ -110,6 +117,12 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     default=5.0,
     show_default=True,
     help="Seconds a solve gets when the request does not say (requests may ask up to 30).",
+)
+@click.option(
+    "--upgrade/--no-upgrade",
+    default=True,
+    show_default=True,
+    help="Bring the database's schema up to date at start; --no-upgrade refuses an old one.",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
@@ -127,8 +140,10 @@ def serve(
     solvers: int | None,
     queue: int,
     rate: float,
+    signup_rate: float,
     daily_ahead: int,
     time_limit: float,
+    upgrade: bool,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -146,8 +161,11 @@ def serve(
         queue=queue,
         rate=rate,
         address_rate=10 * rate,
+        signup_rate=signup_rate / 60,
+        signup_burst=max(5, int(signup_rate)),
         daily_ahead=daily_ahead,
         time_limit=time_limit,
+        upgrade=upgrade,
     )
     app = create_app(settings)
     if get_path is not None:

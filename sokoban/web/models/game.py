@@ -1,7 +1,7 @@
 """The JSON the web API reads and writes: one pydantic model per request and answer.
 
 Cells are ``[row, col]``, 0-based. A request that carries a position takes ``level`` as
-XSB text or as a :class:`LevelJson` object (see :func:`sokoban.web.convert.to_level`).
+XSB text or as a :class:`LevelJson` object (see :func:`sokoban.web.models.convert.to_level`).
 Sizes are capped here, before anything is built: the model's own limits (100 cells a
 side) and list lengths that no real board needs.
 """

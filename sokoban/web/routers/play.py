@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from sokoban.lurd import replay
-from sokoban.web.convert import to_level
-from sokoban.web.models import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
+from sokoban.web.models.convert import to_level
+from sokoban.web.models.game import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
 
 router = APIRouter(prefix="/api", tags=["play"])
 

@@ -2,7 +2,10 @@
 
 A solve holds a slot from the moment it is asked until its worker answers; there are
 ``processes + queue`` slots, and a request that finds none is refused at once
-(:class:`Busy`, a 503 with Retry-After) rather than queued without end. Answers are kept
+(:class:`Busy`, a 503 with Retry-After) rather than queued without end. One client (an
+address) holds at most ``share`` slots at once: past that its request is refused
+(:class:`ShareUsed`, a 429 with Retry-After), so a burst from one client leaves slots for
+the others' hints. Answers are kept
 in a least-recently-used cache keyed by the canonical XSB of the position, the method and
 the time limit; a request identical to one still running waits for that one.
 
@@ -37,6 +40,10 @@ class Busy(Exception):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class ShareUsed(Busy):
+    """The client holds its share of the slots: try again in ``retry_after`` seconds."""
 
 
 def warm() -> None:
@@ -82,14 +89,24 @@ class SolverPool:
     """``processes`` solver processes, ``queue`` more solves waiting, ``cache`` answers."""
 
     def __init__(
-        self, processes: int, queue: int, cache: int, memory: int, warm: bool = True
+        self,
+        processes: int,
+        queue: int,
+        cache: int,
+        memory: int,
+        warm: bool = True,
+        share: int | None = None,
     ) -> None:
         self.processes = processes
+        #: Slots one client may hold at once (all of them when ``None``).
+        self.share = share
         self.capacity = processes + queue
         self.cache_size = cache
         self.memory = memory
         self.warm = warm
         self.pending = 0
+        #: Slots held per client.
+        self.held: collections.Counter[str] = collections.Counter()
         self._cache: collections.OrderedDict[Key, dict[str, Any]] = collections.OrderedDict()
         self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
@@ -122,10 +139,11 @@ class SolverPool:
         return max(1, math.ceil(time_limit * self.pending / max(1, self.processes)))
 
     async def solve(
-        self, level: Level, method: str, time_limit: float
+        self, level: Level, method: str, time_limit: float, client: str | None = None
     ) -> tuple[dict[str, Any], bool]:
         """Solve ``level`` (a valid level) in a worker; returns the answer and whether it came
-        from the cache. Raises :class:`Busy` when every slot is taken."""
+        from the cache. Raises :class:`Busy` when every slot is taken, :class:`ShareUsed`
+        when ``client`` holds its share of them."""
         key = (level.xsb(), method, float(time_limit))
         cached = self._cache.get(key)
         if cached is not None:
@@ -135,6 +153,12 @@ class SolverPool:
         running = self._running.get(key)
         if running is not None:
             return await asyncio.shield(running), True
+        if client is not None and self.share is not None and self.held[client] >= self.share:
+            raise ShareUsed(
+                f"this client has {self.held[client]} solves running or waiting (the most "
+                "one client may have); try again when one has ended",
+                self.retry_after(time_limit),
+            )
         if self.pending >= self.capacity:
             raise Busy(
                 f"all {self.capacity} solver slots are busy; try again shortly",
@@ -145,14 +169,19 @@ class SolverPool:
         self.misses += 1
         loop = asyncio.get_running_loop()
         self.pending += 1
+        if client is not None:
+            self.held[client] += 1
         try:
             work = self._executor.submit(solve_task, key[0], method, time_limit, self.memory)
         except BrokenProcessPool:
             self.pending -= 1
+            self._let_go(client)
             self._restart()
             raise Busy("the solver pool restarted; try again", 1) from None
         generation = self._generation
-        work.add_done_callback(lambda _: loop.call_soon_threadsafe(self._release, generation))
+        work.add_done_callback(
+            lambda _: loop.call_soon_threadsafe(self._release, generation, client)
+        )
         answer: asyncio.Future[dict[str, Any]] = asyncio.wrap_future(work)
         self._running[key] = answer
         try:
@@ -169,15 +198,23 @@ class SolverPool:
             self._cache.popitem(last=False)
         return result, False
 
-    def _release(self, generation: int) -> None:
+    def _release(self, generation: int, client: str | None) -> None:
         if generation == self._generation:  # slots of a pool since restarted are gone
             self.pending -= 1
+            self._let_go(client)
+
+    def _let_go(self, client: str | None) -> None:
+        if client is not None:
+            self.held[client] -= 1
+            if self.held[client] <= 0:
+                del self.held[client]
 
     def _restart(self) -> None:
         old, self._executor = self._executor, None
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
         self.pending = 0
+        self.held.clear()
         self._generation += 1
         self._executor = self._new_executor()
         for _ in range(self.processes):  # start and warm the new workers, without waiting

@@ -10,9 +10,8 @@ from fastapi import APIRouter, Depends, Path, Query
 from sokoban import xsb
 from sokoban.errors import SokobanError, XsbError
 from sokoban.level import Level
-from sokoban.web.convert import level_out
-from sokoban.web.library import MINE
-from sokoban.web.models import (
+from sokoban.web.models.convert import level_out
+from sokoban.web.models.game import (
     CollectionOut,
     CollectionSummary,
     ErrorOut,
@@ -22,6 +21,7 @@ from sokoban.web.models import (
     ParseOut,
     SaveIn,
 )
+from sokoban.web.services.library import MINE
 from sokoban.web.settings import AppState, state
 
 router = APIRouter(prefix="/api", tags=["levels"])
