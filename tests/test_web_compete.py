@@ -428,6 +428,9 @@ def test_bad_races_are_refused(client: TestClient, body: dict, status: int) -> N
 def test_a_band_race_picks_a_level_of_the_band(client: TestClient) -> None:
     headers, _ = sign_up(client)
     code = new_race(client, headers, level_id=None, band="hard")
+    # The level is absent until the start: no one studies it in the lobby.
+    assert client.get(f"/api/races/{code}").json()["level"] is None
+    assert client.post(f"/api/races/{code}/start", headers=headers).status_code == 200
     level = client.get(f"/api/races/{code}").json()["level"]
     assert level["metadata"]["Difficulty"].endswith("(hard)") and level["solution"] is None
 
@@ -464,11 +467,12 @@ def test_a_race_over_websockets(client: TestClient) -> None:
         ws_a.send_json({"type": "auth", "token": host["Authorization"][7:]})
         ws_b.send_json({"type": "auth", "token": guest["Authorization"][7:]})
         first = receive_until(watcher, lambda m: m["type"] == "state")
-        assert first["status"] == "waiting" and first["level"]["solution"] is None
+        assert first["status"] == "waiting" and first["level"] is None  # shown at the start
         ws_a.send_json({"type": "progress", "lurd": "l"})
         assert "waiting" in receive_until(ws_a, lambda m: m["type"] == "error")["detail"]
         client.post(f"/api/races/{code}/start", headers=host)
-        receive_until(watcher, lambda m: m.get("status") == "running")
+        running = receive_until(watcher, lambda m: m.get("status") == "running")
+        assert running["level"]["xsb"] and running["level"]["solution"] is None
         ws_a.send_json({"type": "progress", "lurd": solution[:4]})
         seen = receive_until(
             ws_b, lambda m: m["type"] == "state" and any(p["moves"] == 4 for p in m["players"])
@@ -621,3 +625,91 @@ def test_the_generator_makes_the_same_daily_level_twice() -> None:
     assert first == again and first.band == "easy" and first.seed == seed_of(monday)
     played = verify(Level.from_xsb(first.xsb), first.solution)
     assert (played.metrics.moves, played.metrics.pushes) == (first.moves, first.pushes)
+
+
+# --- fair play --------------------------------------------------------------------------
+
+
+def test_an_assisted_solve_is_kept_but_not_ranked(client: TestClient) -> None:
+    helped, body = sign_up(client)
+    level = "builtin/2"
+    lurd = client.get("/api/levels/builtin/2").json()["solution"]
+    r = client.post(
+        "/api/scores", headers=helped, json={"level_id": level, "lurd": lurd, "assisted": True}
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["assisted"] and r.json()["rank_moves"] is None
+    board = client.get("/api/leaderboard", params={"level": level, "limit": 100}).json()
+    assert body["name"] not in [e["name"] for e in board["entries"]]
+    progress = client.get("/api/me/progress", headers=helped).json()["levels"][level]
+    assert progress["moves"]["assisted"]  # solved, shown as assisted
+    # The server knows when its solver helped: a solve of this board with the token.
+    other, other_body = sign_up(client)
+    xsb = client.get("/api/levels/builtin/3").json()["xsb"]
+    solved = client.post("/api/solve", headers=other, json={"level": xsb, "time_limit": 10})
+    assert solved.status_code == 200, solved.text
+    r = client.post(
+        "/api/scores",
+        headers=other,
+        json={"level_id": "builtin/3", "lurd": solved.json()["lurd"]},
+    )
+    assert r.status_code == 201 and r.json()["assisted"], r.text
+    board = client.get("/api/leaderboard", params={"level": "builtin/3", "limit": 100}).json()
+    assert other_body["name"] not in [e["name"] for e in board["entries"]]
+
+
+def test_no_solver_help_or_ghost_on_a_running_daily_or_race(client: TestClient) -> None:
+    headers, _ = sign_up(client)
+    daily = client.get("/api/daily").json()["level"]
+    daily_id = f"daily/{today()}"
+    played = CORRIDOR.replace("@ $", " @$")  # a position of today's board, one step in
+    for path in ("/api/solve", "/api/rewind"):
+        body: dict[str, object] = {"level": played}
+        if path == "/api/rewind":
+            body = {"level": daily["xsb"], "lurd": "r"}
+        assert "daily" in error(client.post(path, json=body), 403)
+    # Another player's solution of today's daily is not served while the day runs.
+    solver, _ = sign_up(client)
+    client.post("/api/scores", headers=solver, json={"level_id": daily_id, "lurd": "rRR"})
+    for source in ("leader", "optimal"):
+        error(client.get("/api/ghost", params={"level": daily_id, "source": source}), 403)
+    # A race's board: no solver, no leader's ghost, from its creation until it ends.
+    xsb = client.get("/api/levels/builtin/4").json()["xsb"]
+    assert client.post("/api/solve", json={"level": xsb}).status_code == 200
+    new_race(client, headers, level_id="builtin/4", countdown=30)
+    assert "race" in error(client.post("/api/solve", json={"level": xsb}), 403)
+    error(client.get("/api/ghost", params={"level": "builtin/4", "source": "leader"}), 403)
+
+
+def test_lookalike_names_are_refused_and_recovery_codes_sign_in(client: TestClient) -> None:
+    stem = f"Alice{next(_names)}"
+    _, body = sign_up(client, stem)
+    for lookalike in ("\u0410" + stem[1:], stem.upper(), "\uff21" + stem[1:]):
+        assert "taken" in error(client.post("/api/players", json={"name": lookalike}), 409)
+    code = body["recovery"]
+    assert code and len(code.replace("-", "")) == 20
+    again = client.post(
+        "/api/players/recover", json={"name": stem.lower(), "recovery": code.lower()}
+    )
+    assert again.status_code == 200, again.text
+    token = again.json()["token"]
+    assert token != body["token"] and again.json()["recovery"] is None
+    me = client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
+    assert me["name"] == stem
+    wrong = {"name": stem, "recovery": "AAAA-AAAA-AAAA-AAAA-AAAA"}
+    error(client.post("/api/players/recover", json=wrong), 404)
+
+
+def test_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(db=str(tmp_path / "s.db"), solvers=1, warm=False, daily_ahead=-1)
+    app = create_app(settings)  # the default limit: a burst of five, then one a minute
+    with TestClient(app) as c:
+        codes = [c.post("/api/players", json={"name": f"burst{i}"}).status_code for i in range(8)]
+    assert codes[:5] == [201] * 5 and set(codes[5:]) == {429}
+
+
+def test_the_openapi_document_declares_the_bearer_scheme(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    me = doc["paths"]["/api/me"]["get"]
+    assert me["security"] == [{"HTTPBearer": []}] and "401" in me["responses"]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from sokoban import Level
-from sokoban.web.services.pool import Busy, SolverPool
+from sokoban.web.services.pool import Busy, ShareUsed, SolverPool
 
 CORRIDOR = Level.from_xsb("#######\n#@ $ .#\n#######")
 OTHER = Level.from_xsb("#######\n#@$  .#\n#######")
@@ -59,3 +59,16 @@ def test_a_killed_worker_restarts_the_pool(pool: SolverPool) -> None:
         asyncio.run(pool.solve(OTHER, "fast", 3))
     answer, _ = asyncio.run(pool.solve(OTHER, "fast", 3))
     assert answer["status"] == "solved" and pool.pending == 0
+
+
+def test_one_client_cannot_take_every_slot(pool: SolverPool) -> None:
+    pool.share, pool.held["greedy"] = 1, 1  # the greedy client holds its one slot
+    try:
+        with pytest.raises(ShareUsed) as refused:
+            asyncio.run(pool.solve(OTHER, "bfs", 5, client="greedy"))
+        assert refused.value.retry_after >= 1 and pool.pending == 0
+        answer, _ = asyncio.run(pool.solve(OTHER, "bfs", 5, client="other"))  # a slot left
+        assert answer["status"] == "solved" and "other" not in pool.held  # given back
+    finally:
+        pool.share = None
+        pool.held.clear()

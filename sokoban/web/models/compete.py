@@ -182,7 +182,9 @@ class RacerOut(BaseModel):
 class RaceState(BaseModel):
     code: str
     status: Literal["waiting", "countdown", "running", "finished"]
-    level: LevelOut
+    level: LevelOut | None = Field(
+        description="the race's level, from the start on (null while waiting and counting down)"
+    )
     boxes: int = Field(description="boxes on the board (all on goals is solved)")
     time_limit: int
     countdown: int

@@ -133,7 +133,8 @@ def race_state(
     return RaceState(
         code=race.code,
         status=status,  # type: ignore[arg-type]
-        level=describe(race.level_id, race.xsb),
+        # The level is shown from the start on: no one studies it in the lobby.
+        level=describe(race.level_id, race.xsb) if status in ("running", "finished") else None,
         boxes=len(level.boxes),
         time_limit=race.time_limit,
         countdown=race.countdown,
@@ -159,11 +160,12 @@ class Watcher:
         self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
-    def offer(self, full: str, slim: str) -> None:
-        """The newest state: ``full`` (with the level) for a socket's first, else ``slim``."""
+    def offer(self, full: str, slim: str, with_level: bool = True) -> None:
+        """The newest state: ``full`` (with the level, once it is shown) until a socket
+        has had the level, else ``slim``."""
         # An older state not sent yet is dropped: this one holds all it said.
         self._pending = slim if self.has_level else full
-        self.has_level = True
+        self.has_level = self.has_level or with_level
         self._ready.set()
 
     async def run(self) -> None:
@@ -285,7 +287,7 @@ class Room:
                 del data["level"]  # sent once per socket: it does not change
                 slim = json.dumps(data)
                 for watcher in list(self.watchers):
-                    watcher.offer(full, slim)
+                    watcher.offer(full, slim, state.level is not None)
             # Sleep until something changes or the status will (countdown over, time up).
             wake = None
             if state.status != "finished":
