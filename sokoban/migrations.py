@@ -147,17 +147,21 @@ def _backup_path(database: str, version: int) -> Path:
     return path
 
 
-def upgrade(store: Store, backup: bool = True) -> Upgrade:
-    """Apply the migrations the database has not had. A SQLite file with a schema is
-    copied beside itself first (``backup``); PostgreSQL is upgraded under an advisory
-    lock. :class:`StoreError` for a database newer than this program."""
+def upgrade(store: Store, backup: bool = True, target: int | None = None) -> Upgrade:
+    """Apply the migrations the database has not had (up to version ``target``, by
+    default all). A SQLite file with a schema is copied beside itself first (``backup``);
+    PostgreSQL is upgraded under an advisory lock. :class:`StoreError` for a database
+    newer than this program."""
+    last = len(MIGRATIONS) if target is None else target
+    if not 0 <= last <= len(MIGRATIONS):
+        raise StoreError(f"no schema version {last}: this program has 1 to {len(MIGRATIONS)}")
     try:
-        return _upgrade(store, backup)
+        return _upgrade(store, backup, last)
     except sa.exc.SQLAlchemyError as error:
         raise StoreError(f"cannot upgrade database {store.shown!r}: {_reason(error)}") from None
 
 
-def _upgrade(store: Store, backup: bool) -> Upgrade:
+def _upgrade(store: Store, backup: bool, last: int) -> Upgrade:
     with store.engine.connect() as conn:
         if not store.is_sqlite:
             conn.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": LOCK_KEY})
@@ -168,7 +172,7 @@ def _upgrade(store: Store, backup: bool) -> Upgrade:
             if before > len(MIGRATIONS):
                 raise _newer(store, before)
             copy = None
-            if before < len(MIGRATIONS) and before > 0 and backup and store.is_sqlite:
+            if before < last and before > 0 and backup and store.is_sqlite:
                 database = sa.engine.make_url(store.url).database
                 if database not in (None, "", ":memory:"):
                     from sokoban.store_tools import backup as copy_to
@@ -176,7 +180,7 @@ def _upgrade(store: Store, backup: bool) -> Upgrade:
                     copy = copy_to(store, _backup_path(os.fspath(database), before))
             with conn.begin():
                 schema_version.create(conn, checkfirst=True)
-            for version in range(before + 1, len(MIGRATIONS) + 1):
+            for version in range(before + 1, last + 1):
                 description, function = MIGRATIONS[version - 1]
                 with conn.begin():
                     function(conn)
@@ -191,7 +195,7 @@ def _upgrade(store: Store, backup: bool) -> Upgrade:
             if not store.is_sqlite:
                 conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
                 conn.commit()
-    return Upgrade(before, len(MIGRATIONS), copy)
+    return Upgrade(before, max(before, last), copy)
 
 
 def open_store(url: str | os.PathLike[str] | None = None) -> Store:
