@@ -49,7 +49,7 @@ def client(db: Path) -> Iterator[TestClient]:
     settings = Settings(
         db=str(db), solvers=1, queue=2, warm=False, daily_maker=fake_daily, signup_burst=1000
     )
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings), base_url="http://localhost") as c:
         yield c
 
 
@@ -365,7 +365,8 @@ def test_the_daily_level_survives_a_restart_and_a_new_generator(db: Path) -> Non
         return DailyRow(day, band_of(day), "#####\n#@$.#\n#####", "R", 1, 1, 0)
 
     with TestClient(
-        create_app(Settings(db=str(db), solvers=1, warm=False, daily_maker=other, daily_ahead=0))
+        create_app(Settings(db=str(db), solvers=1, warm=False, daily_maker=other, daily_ahead=0)),
+        base_url="http://localhost",
     ) as c:
         assert c.get("/api/daily").json()["level"]["xsb"] == CORRIDOR
 
@@ -458,7 +459,7 @@ def test_a_race_over_websockets(client: TestClient) -> None:
     guest, b = sign_up(client)
     code = new_race(client, host)
     client.post(f"/api/races/{code}/join", headers=guest)
-    url = f"/api/races/{code}/ws"
+    url = f"ws://localhost/api/races/{code}/ws"
     with (
         client.websocket_connect(url) as ws_a,
         client.websocket_connect(url) as ws_b,
@@ -514,7 +515,7 @@ def test_a_race_over_websockets(client: TestClient) -> None:
 def test_a_malformed_message_closes_that_socket_only(client: TestClient, message: str) -> None:
     host, _ = sign_up(client)
     code = new_race(client, host)
-    url = f"/api/races/{code}/ws"
+    url = f"ws://localhost/api/races/{code}/ws"
     with client.websocket_connect(url) as bad, client.websocket_connect(url) as good:
         bad.send_json({"type": "auth", "token": host["Authorization"][7:]})
         receive_until(bad, lambda m: m["type"] == "state")
@@ -529,13 +530,13 @@ def test_a_malformed_message_closes_that_socket_only(client: TestClient, message
 
 
 def test_websocket_bad_race_or_token(client: TestClient) -> None:
-    with client.websocket_connect("/api/races/" + "C" * 22 + "/ws") as ws:
+    with client.websocket_connect("ws://localhost/api/races/" + "C" * 22 + "/ws") as ws:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4404
     host, _ = sign_up(client)
     code = new_race(client, host)
-    with client.websocket_connect(f"/api/races/{code}/ws?token=wrong") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws?token=wrong") as ws:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4401
@@ -567,7 +568,7 @@ def test_tokens_are_never_logged(client: TestClient, caplog: pytest.LogCaptureFi
     client.get("/api/me", headers=headers)
     client.post("/api/scores", headers=headers, json={"level_id": "builtin/1", "lurd": "x"})
     code = new_race(client, headers)
-    with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
         ws.send_json({"type": "auth", "token": body["token"]})
         ws.send_text("garbage")
     assert body["token"] not in caplog.text
@@ -585,7 +586,7 @@ def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
     soon = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=0.5)
     with compete.records.engine.begin() as conn:  # a time limit of half a second
         conn.execute(sa.update(races).where(races.c.code == code).values(ends_at=soon))
-    with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
         ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
         receive_until(ws, lambda m: m.get("status") == "running")
         ws.send_json({"type": "progress", "lurd": "l"})  # no need to send anything more:
@@ -604,7 +605,7 @@ def test_race_messages_are_rate_limited(client: TestClient) -> None:
     compete = client.app.state.compete  # type: ignore[attr-defined]
     saved, compete.message_limit = compete.message_limit, RateLimiter(1, 2)
     try:
-        with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+        with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
             ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
             for _ in range(4):
                 ws.send_json({"type": "progress", "lurd": ""})
@@ -703,7 +704,7 @@ def test_lookalike_names_are_refused_and_recovery_codes_sign_in(client: TestClie
 def test_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
     settings = Settings(db=str(tmp_path / "s.db"), solvers=1, warm=False, daily_ahead=-1)
     app = create_app(settings)  # the default limit: a burst of five, then one a minute
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://localhost") as c:
         codes = [c.post("/api/players", json={"name": f"burst{i}"}).status_code for i in range(8)]
     assert codes[:5] == [201] * 5 and set(codes[5:]) == {429}
 
@@ -713,3 +714,40 @@ def test_the_openapi_document_declares_the_bearer_scheme(client: TestClient) -> 
     assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
     me = doc["paths"]["/api/me"]["get"]
     assert me["security"] == [{"HTTPBearer": []}] and "401" in me["responses"]
+
+
+def test_a_nested_message_closes_with_1008_and_no_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    headers, _ = sign_up(client)
+    code = new_race(client, headers)
+    with (
+        caplog.at_level("DEBUG"),
+        client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws,
+    ):
+        ws.send_text("[" * 50_000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+    assert closed.value.code == 1008
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+def test_foreign_hosts_and_origins_are_refused(client: TestClient) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+    from starlette.websockets import WebSocketDisconnect
+
+    r = client.get("/", headers={"Host": "evil.example"})
+    assert r.status_code == 400
+    assert client.get("/static/app.js", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/api/health").status_code == 200  # localhost is ours
+    headers, _ = sign_up(client)
+    code = new_race(client, headers)
+    url = f"ws://localhost/api/races/{code}/ws"
+    with pytest.raises((WebSocketDisconnect, WebSocketDenialResponse)):
+        with client.websocket_connect(url, headers={"Origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect(url, headers={"Origin": "http://localhost"}) as ws:
+        assert ws.receive_json()["type"] == "state"

@@ -22,13 +22,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from sokoban import __version__
 from sokoban.errors import IllegalMoveError, LevelNotFoundError, SokobanError, UnsolvedError
 from sokoban.migrations import require_current, upgrade
 from sokoban.records import RaceRecords, Records
 from sokoban.store import Store
-from sokoban.web.middleware import BodyLimit, SecurityHeaders
+from sokoban.web.middleware import AccessLog, BodyLimit, SecurityHeaders
 from sokoban.web.routers import daily, levels, pages, play, players, race, scores, solve
 from sokoban.web.services.compete import MESSAGE_RATE, Compete, LevelResolver
 from sokoban.web.services.daily_maker import DailyMaker
@@ -106,7 +107,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.compete = c = _compete(state)
     _add_error_handlers(app)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.add_middleware(SecurityHeaders)
+    if settings.access_log:
+        app.add_middleware(AccessLog)
     for module in (levels, solve, play, pages, players, scores, daily, race):
         app.include_router(module.router)
     pages.mount_static(app)
@@ -162,18 +166,36 @@ def one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
+#: Errors that only say the input is of another branch of a union (XSB text or a
+#: LevelJson object): the other branch's errors say what is wrong.
+_BRANCH_MISMATCH = {"string_type", "dict_type", "model_type", "model_attributes_type"}
+
+
+def _is_tag(part: object) -> bool:
+    """A union branch's tag in an error's location (``constrained-str``, ``LevelJson``),
+    not a field name."""
+    return isinstance(part, str) and (
+        "-" in part or "[" in part or part[:1].isupper() or part == "body"
+    )
+
+
 def _validation_message(error: RequestValidationError) -> str:
-    """FastAPI's list of validation errors as one line: where and what, of the first."""
+    """FastAPI's list of validation errors as one line: where and what, of the first
+    (of the union branch the input is of), with the bad value when it is short."""
     errors = error.errors()
     if not errors:
         return "invalid request"
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    chosen = [e for e in errors if e.get("type") not in _BRANCH_MISMATCH] or list(errors)
+    first = chosen[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if not _is_tag(p))
     message = first.get("msg", "invalid")
     if first.get("type") == "json_invalid":
         message = "the body is not valid JSON"
         where = ""
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    got = first.get("input")
+    if isinstance(got, bool | int | float) or (isinstance(got, str) and 0 < len(got) <= 40):
+        message = f"{message}, not {got!r}"
+    more = f" (and {len(chosen) - 1} more)" if len(chosen) > 1 else ""
     return one_line(f"{where}: {message}{more}" if where else f"{message}{more}")
 
 

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from sokoban.web.services.library import Library
     from sokoban.web.services.pool import SolverPool
 
+#: The host names of the loopback interface: what a server answers by default.
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
 #: Longest time a solve may be given, in seconds.
 MAX_TIME_LIMIT = 30.0
 
@@ -47,6 +49,10 @@ class Settings:
     - ``upgrade``: bring the database's schema up to date at start-up; ``False`` refuses
       to start on an old schema (``sokoban db upgrade`` first).
     - ``solver_share``: solver slots (running or queued) one client may hold at once.
+    - ``allowed_hosts``: the ``Host`` names the server answers (400 for others, against
+      DNS rebinding; ``"*"`` for any); a WebSocket's ``Origin`` must be its own host.
+    - ``access_log``: one line per request on the ``sokoban.web.access`` logger (method,
+      path without its query, status, milliseconds: never a token).
     """
 
     collections: tuple[Path, ...] = ()
@@ -66,6 +72,8 @@ class Settings:
     signup_burst: int = 5
     upgrade: bool = True
     solver_share: int = 2
+    allowed_hosts: tuple[str, ...] = LOOPBACK
+    access_log: bool = False
 
     def __post_init__(self) -> None:
         if self.solvers is not None and self.solvers < 1:

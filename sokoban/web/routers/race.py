@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import secrets
+import urllib.parse
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket
@@ -73,6 +74,8 @@ def parse_message(text: str | None) -> AuthMessage | MoveMessage:
         data = json.loads(text)
     except ValueError:
         raise BadMessage("message is not JSON") from None
+    except RecursionError:  # brackets nested past the parser's depth
+        raise BadMessage("message nested too deeply") from None
     if not isinstance(data, dict):
         raise BadMessage("message is not a JSON object")
     try:
@@ -209,8 +212,14 @@ async def live(socket: WebSocket, code: str) -> None:
     """Live race: the server sends ``{"type": "state", ...RaceState}`` on every change; a
     racer sends ``{"type": "progress"|"finish", "lurd"}``. The token comes as the first
     message ``{"type": "auth", "token"}`` (or ``?token=``); without one the socket only
-    watches. A message of the wrong shape closes this socket (code 1008)."""
+    watches. A message of the wrong shape closes this socket (code 1008), as does an
+    ``Origin`` other than the server's own host."""
     c: Compete = socket.app.state.compete
+    origin = socket.headers.get("origin")
+    if origin is not None and urllib.parse.urlsplit(origin).netloc != socket.headers.get("host"):
+        # A page of another site (or a name rebound to this address) may not race here.
+        await socket.close(1008, "cross-origin socket refused")
+        return
     await socket.accept()
     race = await asyncio.to_thread(c.hub.races.get, code) if 16 <= len(code) <= 64 else None
     if race is None:
