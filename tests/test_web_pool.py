@@ -1,5 +1,5 @@
-"""The solver pool on its own: the cache, shared running solves, the bound on slots, and
-recovery when a worker dies."""
+"""The solver pool on its own: the cache, shared running solves, the bound on slots, each
+client's share and its turn, and recovery when a worker dies."""
 
 from __future__ import annotations
 
@@ -72,3 +72,28 @@ def test_one_client_cannot_take_every_slot(pool: SolverPool) -> None:
     finally:
         pool.share = None
         pool.held.clear()
+
+
+def test_waiting_solves_take_turns_by_client(pool: SolverPool) -> None:
+    # One worker: the first solve runs, the rest wait. Client a asks three, then b one:
+    # b's is served before a's third (one line per client, in turn), not after it.
+    boards = [f"#########\n#@ {' ' * i}$ .#\n#########" for i in range(4)]
+    done: list[str] = []
+
+    async def ask(name: str, board: str) -> None:
+        await pool.solve(Level.from_xsb(board), "bfs", 5, client=name)
+        done.append(name)
+
+    async def run() -> None:
+        tasks = [asyncio.create_task(ask("a", b)) for b in boards[:3]]
+        await asyncio.sleep(0)  # a's three are asked first
+        tasks.append(asyncio.create_task(ask("b", boards[3])))
+        await asyncio.gather(*tasks)
+
+    capacity, pool.capacity = pool.capacity, 8
+    try:
+        asyncio.run(run())
+    finally:
+        pool.capacity = capacity
+    assert done == ["a", "a", "b", "a"]
+    assert pool.pending == 0 and pool.in_workers == 0 and not pool.held

@@ -5,7 +5,8 @@ A solve holds a slot from the moment it is asked until its worker answers; there
 (:class:`Busy`, a 503 with Retry-After) rather than queued without end. One client (an
 address) holds at most ``share`` slots at once: past that its request is refused
 (:class:`ShareUsed`, a 429 with Retry-After), so a burst from one client leaves slots for
-the others' hints. Answers are kept
+the others' hints. Solves wait for a free worker in a fair queue: one line per client,
+served in turn, so a client's second solve waits behind the others' first. Answers are kept
 in a least-recently-used cache keyed by the canonical XSB of the position, the method and
 the time limit; a request identical to one still running waits for that one.
 
@@ -109,6 +110,11 @@ class SolverPool:
         self.held: collections.Counter[str] = collections.Counter()
         self._cache: collections.OrderedDict[Key, dict[str, Any]] = collections.OrderedDict()
         self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
+        #: Solves handed to the workers, and the solves waiting for one, by client.
+        self.in_workers = 0
+        self._waiting: collections.OrderedDict[str, collections.deque[asyncio.Future[None]]] = (
+            collections.OrderedDict()
+        )
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self.hits = 0
         self.misses = 0
@@ -171,19 +177,39 @@ class SolverPool:
         self.pending += 1
         if client is not None:
             self.held[client] += 1
+        # A task of its own: an identical request waits for it too, and a request that
+        # goes away does not stop the solve the others share (its answer is cached).
+        task = loop.create_task(self._solve(key, client, self._generation))
+        self._running[key] = task
+        task.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(task), False
+
+    def _done(self, key: Key, task: asyncio.Task[dict[str, Any]]) -> None:
+        self._running.pop(key, None)
+        if not task.cancelled():
+            task.exception()  # retrieved, also when the request that asked has gone
+
+    async def _solve(self, key: Key, client: str | None, generation: int) -> dict[str, Any]:
+        """Wait for this client's turn, then solve in a worker (the slot is held)."""
+        text, method, time_limit = key
         try:
-            work = self._executor.submit(solve_task, key[0], method, time_limit, self.memory)
+            await self._turn("" if client is None else client)
+        except BaseException:
+            if generation == self._generation:
+                self.pending -= 1
+                self._let_go(client)
+            raise
+        loop = asyncio.get_running_loop()
+        assert self._executor is not None
+        try:
+            work = self._executor.submit(solve_task, text, method, time_limit, self.memory)
         except BrokenProcessPool:
-            self.pending -= 1
-            self._let_go(client)
             self._restart()
             raise Busy("the solver pool restarted; try again", 1) from None
-        generation = self._generation
         work.add_done_callback(
             lambda _: loop.call_soon_threadsafe(self._release, generation, client)
         )
         answer: asyncio.Future[dict[str, Any]] = asyncio.wrap_future(work)
-        self._running[key] = answer
         try:
             result = await asyncio.wait_for(asyncio.shield(answer), time_limit + GRACE)
         except TimeoutError:
@@ -191,17 +217,47 @@ class SolverPool:
         except BrokenProcessPool:
             self._restart()
             raise Busy("a solver process died; try again", 1) from None
-        finally:
-            self._running.pop(key, None)
         self._cache[key] = result
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
-        return result, False
+        return result
+
+    async def _turn(self, client: str) -> None:
+        """Return when a worker is free for this client: at once if one is and no one
+        waits, else in turn (one solve of each waiting client, round and round)."""
+        if self.in_workers < self.processes and not self._waiting:
+            self.in_workers += 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, collections.deque()).append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given a worker, then cancelled
+                self.in_workers -= 1
+                self._next()
+            raise
+
+    def _next(self) -> None:
+        """Hand free workers to the waiting solves, one client after another."""
+        while self.in_workers < self.processes and self._waiting:
+            client, line = next(iter(self._waiting.items()))
+            turn = line.popleft()
+            if line:
+                self._waiting.move_to_end(client)
+            else:
+                del self._waiting[client]
+            if turn.done():  # cancelled while it waited
+                continue
+            self.in_workers += 1
+            turn.set_result(None)
 
     def _release(self, generation: int, client: str | None) -> None:
         if generation == self._generation:  # slots of a pool since restarted are gone
             self.pending -= 1
             self._let_go(client)
+            self.in_workers -= 1
+            self._next()
 
     def _let_go(self, client: str | None) -> None:
         if client is not None:
@@ -215,6 +271,12 @@ class SolverPool:
             old.shutdown(wait=False, cancel_futures=True)
         self.pending = 0
         self.held.clear()
+        self.in_workers = 0
+        waiting, self._waiting = self._waiting, collections.OrderedDict()
+        for line in waiting.values():
+            for turn in line:
+                if not turn.done():
+                    turn.set_exception(Busy("the solver pool restarted; try again", 1))
         self._generation += 1
         self._executor = self._new_executor()
         for _ in range(self.processes):  # start and warm the new workers, without waiting
