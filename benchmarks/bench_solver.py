@@ -3,6 +3,15 @@
     .venv/bin/python benchmarks/bench_solver.py                      # Microban, astar, 10 s
     .venv/bin/python benchmarks/bench_solver.py -m greedy -t 60 xsokoban
     .venv/bin/python benchmarks/bench_solver.py --compile            # kernel compile time
+    .venv/bin/python benchmarks/bench_solver.py --suite dev          # the development suite
+    .venv/bin/python benchmarks/bench_solver.py --suite dev --sample 20 --seed 1 \
+        --compare ../old-checkout --csv /tmp/run1                      # side by side
+
+``--suite dev`` runs ``fast`` on every collection of the development suite (Microban I
+and II, XSokoban, the three Boxoban files, Sven Egevad's and Sasquatch II-VII from
+``../shared/levels/dev``) at 10 s a level, XSokoban at 60 s as well (``--long``), and
+prints a table per collection and the total; ``--compare`` runs the same levels with
+another checkout's code, alternating with this one on the same workers.
 
 Collections are named by short name (microban, microban2, xsokoban, boxoban-unfiltered,
 boxoban-medium, boxoban-hard) or given as paths. Per-level rows go to
@@ -79,6 +88,28 @@ def compile_seconds() -> tuple[float, float, float, dict[str, float]]:
     return cold, cold_cpu, warm, per_method
 
 
+def suite(args: argparse.Namespace) -> None:
+    """The development suite (see the module), on this checkout and maybe another."""
+    from _suite import SUITE, Side, differences, jobs_of, run, table
+
+    names = args.only.split(",") if args.only else list(SUITE)
+    jobs = jobs_of(names, args.time_limit, args.sample, args.seed, args.long)
+    if args.csv is not None:
+        args.csv.mkdir(parents=True, exist_ok=True)
+    checkouts = [("this", HERE.parent)]
+    if args.compare is not None:
+        checkouts.append(("other", args.compare.resolve()))
+    sides = [
+        Side(name, path, args.csv / f"{name}.csv" if args.csv else None) for name, path in checkouts
+    ]
+    for name, path in checkouts:
+        print(f"{name}: {path}", flush=True)
+    run(sides, jobs, args.workers or 2, args.resume)
+    print(table(sides, jobs))
+    if len(sides) == 2:
+        print(differences(sides, jobs))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("collections", nargs="*", default=["microban"])
@@ -87,7 +118,18 @@ def main() -> None:
     parser.add_argument("-w", "--workers", type=int, default=None)
     parser.add_argument("-l", "--level", default=None, help="levels of each collection")
     parser.add_argument("--compile", action="store_true", help="measure kernel compile time")
+    parser.add_argument("--suite", choices=["dev"], help="the development suite (fast)")
+    parser.add_argument("--only", default=None, help="suite collections, comma-separated")
+    parser.add_argument("--sample", type=int, default=None, help="levels per collection")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    parser.add_argument("--long", type=float, default=60.0, help="XSokoban again at this limit")
+    parser.add_argument("--compare", type=Path, default=None, help="another checkout")
+    parser.add_argument("--csv", type=Path, default=None, help="directory of per-level CSVs")
+    parser.add_argument("--resume", action="store_true", help="keep the CSVs' rows, run the rest")
     args = parser.parse_args()
+    if args.suite:
+        suite(args)
+        return
     if args.compile:
         cold, cold_cpu, warm, per_method = compile_seconds()
         print(

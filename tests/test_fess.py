@@ -15,12 +15,12 @@ from sokoban.errors import SokobanError
 from sokoban.solve import METHODS, Limits, Status, solve
 from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
-from sokoban.solve._fast import FAST_ASTAR_BOXES
 from sokoban.solve._features import feature_cell, ranks_above, regions
 from sokoban.solve._fess import Fess
 from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
+from sokoban.solve._portfolio import ASTAR_BOXES, BIG
 from sokoban.solve._reach import reach
 from sokoban.solve._turns import Entrant, take_turns
 from sokoban.xsb import iter_levels
@@ -470,14 +470,11 @@ def test_carry_finds_the_fewest_pushes_in_open_rooms() -> None:
     assert agree >= 10
 
 
-def test_fast_ends_big_levels_with_a_second_fess() -> None:
-    # Stopped by the node limit in every stage: the stage named is the last one run.
+def test_fast_stopped_by_its_node_limit_names_the_search_last_run() -> None:
     big = hard()
-    assert len(big.boxes) > FAST_ASTAR_BOXES
-    assert solve(big, "fast", Limits(nodes=300)).message.startswith("fess: stopped")
-    small = PUBLIC.level("xsokoban.xsb", 1)  # 6 boxes
-    assert len(small.boxes) <= FAST_ASTAR_BOXES
-    assert solve(small, "fast", Limits(nodes=40)).message.startswith("astar: stopped")
+    assert len(big.boxes) > ASTAR_BOXES
+    labels = tuple(f"{entry.label}: stopped" for entry in BIG)
+    assert solve(big, "fast", Limits(nodes=300)).message.startswith(labels)
 
 
 def test_turns_with_no_time_left_stop_at_once() -> None:

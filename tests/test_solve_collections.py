@@ -6,14 +6,13 @@ row (CI samples them with ``SOKOBAN_SAMPLE``).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Any
 
 import pytest
 from public import PUBLIC
 
-from sokoban.solve import Limits, SearchStats, SolveResult, Status, solve
+from sokoban.solve import Limits, Status, solve
 
 #: Microban levels the fast suite solves (each well under a second), those at hand.
 FAST = PUBLIC.numbers(
@@ -69,97 +68,53 @@ def test_astar_matches_every_optimal_csv_row(row: dict[str, str]) -> None:
     assert result.solution is not None and result.solution.pushes == int(row["pushes"])
 
 
-def test_fast_portfolio_falls_back_to_astar(monkeypatch: pytest.MonkeyPatch) -> None:
-    # When greedy search and the feature-space search give up, the fast method's A* stage
-    # solves a level of at most FAST_ASTAR_BOXES boxes (Microban 10, 21 pushes) and says so;
-    # on a bigger level (Microban 146, 12 boxes) the last stage is fess without macros.
-    from sokoban.solve import METHODS, _fast
-
-    calls: list[tuple[str, dict[str, object]]] = []
-
-    def gives_up(name: str) -> None:
-        def method(
-            level: object, limits: Limits, progress: object, **options: object
-        ) -> SolveResult:
-            calls.append((name, options))
-            return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.5))
-
-        monkeypatch.setitem(METHODS, name, dataclasses.replace(METHODS[name], function=method))
-
-    gives_up("greedy")
-    gives_up("fess")
-    level = _collection("microban.xsb")[9]
-    assert len(level.boxes) <= _fast.FAST_ASTAR_BOXES
-    result = solve(level, "fast", Limits(time=60))  # room for a first compilation
-    assert result.status is Status.SOLVED and result.method == "fast"
-    assert result.solution is not None and result.solution.pushes == 21
-    assert result.message.startswith("astar") and result.stats.expanded > 2
-    assert result.stats.seconds >= 1.0  # the stages' seconds add up
-    calls.clear()
-    big = _collection("microban.xsb")[145]
-    assert len(big.boxes) > _fast.FAST_ASTAR_BOXES
-    result = solve(big, "fast", Limits(time=10))
-    assert [name for name, _ in calls] == ["fess", "greedy", "fess", "fess", "fess", "fess"]
-    assert calls[2][1]["key"] == calls[3][1]["key"] == "features"
-    assert calls[3][1]["packed_walls"] == "off"
-    assert calls[-1][1]["macros"] is False and result.message.startswith("fess")
+def _labels(entries: tuple[Any, ...]) -> tuple[str, ...]:
+    return tuple(f"{entry.label}: " for entry in entries)
 
 
-@pytest.mark.parametrize(("number", "stage"), [(146, "fess"), (1, "greedy")])
-def test_fast_portfolio_stages(number: int, stage: str) -> None:
-    # Microban 146 defeats greedy search, not fess: fess's first short look solves it.
+@pytest.mark.parametrize("number", [1, 10, 146])
+def test_fast_names_the_search_of_its_portfolio_that_solved(number: int) -> None:
+    from sokoban.lurd import verify
+    from sokoban.solve import _portfolio
+
     level = _collection("microban.xsb")[number - 1]
-    result = solve(level, "fast", Limits(time=20))
-    assert result.solved and result.message.startswith(stage)
+    result = solve(level, "fast", Limits(time=30))
+    assert result.solved and result.solution is not None and result.method == "fast"
+    assert verify(level, result.solution).is_solved
+    assert result.message.startswith(_labels(_portfolio.entries_for(level)))
+    assert result.solution.pushes >= _known("microban.xsb", number)
 
 
-def test_fast_portfolio_without_limits_gives_each_stage_a_node_budget(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from sokoban.solve import METHODS, _fast
+def test_fast_is_optimal_when_astar_settles_the_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sokoban.solve import _portfolio
 
-    seen: list[tuple[str, Limits]] = []
+    monkeypatch.setattr(_portfolio, "SMALL", (_portfolio.Entry("astar"),))
+    level = _collection("microban.xsb")[9]
+    result = solve(level, "fast", Limits(time=60))
+    assert result.solved and result.optimal and result.solution is not None
+    assert result.solution.pushes == _known("microban.xsb", 10) == 21
+    assert result.message == "astar: solved in 21 pushes (optimal)"
+    assert result.lower_bound is not None and result.lower_bound <= 21
 
-    def records(name: str) -> None:
-        def method(
-            level: object, limits: Limits, progress: object, **options: object
-        ) -> SolveResult:
-            seen.append((name, limits))
-            return SolveResult(Status.TIME_LIMIT, None, name, False, SearchStats(1, 1, 1, 1, 0.1))
 
-        monkeypatch.setitem(METHODS, name, dataclasses.replace(METHODS[name], function=method))
+def test_fast_proves_a_level_unsolvable() -> None:
+    from sokoban import Level
 
-    for name in ("greedy", "fess", "astar"):
-        records(name)
-    solve(_collection("microban.xsb")[0], "fast")
-    assert [(name, limits.nodes) for name, limits in seen] == [
-        ("greedy", 50_000),
-        ("fess", 8_000),
-        ("fess", 300_000),
-        ("greedy", 50_000),
-        ("astar", None),
-    ]
-    seen.clear()
-    solve(_collection("microban.xsb")[0], "fast", Limits(time=10, nodes=1000))
-    assert [name for name, _ in seen] == ["greedy", "fess", "fess", "greedy", "astar"]
-    assert [limits.time for _, limits in seen] == pytest.approx([1.0, 1.4, 5.8, 6.7, 9.6])
-    assert [limits.nodes for _, limits in seen] == [1000, 999, 998, 997, 996]
-    seen.clear()
-    # With a time limit alone the first stages end by their caps on expansions.
-    solve(_collection("microban.xsb")[0], "fast", Limits(time=10))
-    assert [limits.nodes for _, limits in seen] == [50_000, 8_000, None, 100_000, None]
-    seen.clear()
-    # Above FAST_ASTAR_BOXES boxes fess has a short first look, capped in expansions.
-    solve(_collection("microban.xsb")[145], "fast", Limits(time=10))
-    assert [(name, limits.nodes) for name, limits in seen][:5] == [
-        ("fess", _fast.FAST_STAGES_BIG[0].cap),
-        ("greedy", 130_000),
-        ("fess", _fast.FAST_STAGES_BIG[2].cap),
-        ("fess", _fast.FAST_STAGES_BIG[3].cap),
-        ("fess", None),
-    ]
-    # The short look may take 0.3 s, greedy search 0.6 s at least there (their shares of
-    # 10 s are 0.1 and 0.7 s), fess by the features key up to 3 s and 3.2 s, fess up to
-    # 7.5 s, less what the stages before took (0.1 s each).
-    times = [limits.time for _, limits in seen][:5]
-    assert times == pytest.approx([0.3, 0.6, 2.8, 2.9, 7.1])
+    stuck = Level.from_xsb("#######\n# $  .#\n#  #.##\n## $ @#\n# .$  #\n#######")
+    result = solve(stuck, "fast", Limits(time=30))
+    assert result.status is Status.UNSOLVABLE
+
+
+def test_turns_under_a_node_limit_give_every_search_a_share() -> None:
+    # Without a time limit the turns still go round: the first search may not take all.
+    from sokoban.solve import METHODS, _portfolio
+    from sokoban.solve._tables import Tables
+    from sokoban.solve._turns import take_turns
+
+    level = PUBLIC.level("xsokoban.xsb", 29)  # no search settles it in 600 expansions
+    options = {o.name: o.default for o in METHODS["fast"].options if o.name != "threads"}
+    entrants = _portfolio.make_all(_portfolio.BIG, Tables(level), options)
+    found = take_turns(entrants, Limits(nodes=600))
+    assert found.run.limit == "nodes" and found.expanded <= 600
+    assert all(entrant.search.expanded > 0 for entrant in entrants)
+    assert solve(level, "fast", Limits(nodes=600)).status is Status.NODE_LIMIT

@@ -43,7 +43,6 @@ from sokoban.solve._path import expand
 from sokoban.solve._pull_search import Meet, PullSearch, met, no_meet
 from sokoban.solve._push_moves import BEHIND, BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
-from sokoban.solve._stages import remaining
 from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MAXG, MEET, NODES, new_store
 from sokoban.solve._tables import Tables
 from sokoban.solve.types import (
@@ -593,7 +592,7 @@ def run_best_first(
         return result
     spent = result.stats
     search["tunnels"] = False
-    again = _run_once(tables, remaining(limits, spent), method, optimal, progress, **search)
+    again = _run_once(tables, _driver.remaining(limits, spent), method, optimal, progress, **search)
     return dataclasses.replace(again, stats=spent + again.stats)
 
 

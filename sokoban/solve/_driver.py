@@ -37,6 +37,16 @@ LIMIT_STATUS = {
     "stop": Status.TIME_LIMIT,
     "turn": Status.TIME_LIMIT,
 }
+
+
+def remaining(limits: Limits, spent: SearchStats) -> Limits:
+    """What is left of ``limits`` after a search that took ``spent``: the time and the
+    expansions used taken off; the memory limit and the stop event kept."""
+    time_left = None if limits.time is None else max(0.0, limits.time - spent.seconds)
+    nodes = None if limits.nodes is None else max(0, limits.nodes - spent.expanded)
+    return dataclasses.replace(limits, time=time_left, nodes=nodes)
+
+
 #: Expansions of the first kernel call; the driver adapts the budget from there.
 FIRST_BUDGET = 256
 #: Seconds a kernel call should take: progress and limits are seen about this often.

@@ -62,7 +62,6 @@ from sokoban.solve._packing import PackingOrder, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._pull_search import PullSearch, no_meet
 from sokoban.solve._reach import reach
-from sokoban.solve._stages import remaining
 from sokoban.solve._store import EXPANDED, GOAL, MEET, NODES, new_store
 from sokoban.solve._tables import Tables
 from sokoban.solve._turns import Entrant, take_turns
@@ -388,5 +387,5 @@ def fess(
     # Tunnel macros and the packed-walls test may cut off every solution: running out of
     # positions with them proves nothing, so search again without them in the limits left.
     spent = result.stats
-    again = run(remaining(limits, spent), False, "off")
+    again = run(_driver.remaining(limits, spent), False, "off")
     return dataclasses.replace(again, stats=spent + again.stats)

@@ -69,6 +69,10 @@ BIG: tuple[Entry, ...] = (
 )
 
 
+#: Threads used at most: one per search of the bigger portfolio.
+MAX_THREADS = max(len(SMALL), len(BIG))
+
+
 def entries_for(level: Level) -> tuple[Entry, ...]:
     """The portfolio's searches for ``level``."""
     return SMALL if len(level.boxes) <= ASTAR_BOXES else BIG

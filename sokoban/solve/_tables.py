@@ -1,7 +1,7 @@
 """The tables built from a level alone, built once for every search of it: the board
-encoding, the two-box deadlock table and the packing plans. The stages of a portfolio
-(:mod:`sokoban.solve._stages`) hand one :class:`Tables` to each search they run, so no
-stage builds them again; each is built when first asked for.
+encoding, the two-box deadlock table and the packing plans. The portfolio of ``fast``
+(:mod:`sokoban.solve._portfolio`) hands one :class:`Tables` to each search it runs, so no
+search builds them again; each is built when first asked for.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ Turns are slices of CPU time, not of expansions: the searches' expansions differ
 and each search should get an equal share of the core; CPU time, unlike wall time, stays
 the same on a busy machine. A search that runs out of positions ends the turns when that
 proves the level unsolvable (its pruning is sound), and otherwise leaves them; a search
-that outgrows its share of the memory leaves them too.
+that outgrows its share of the memory leaves them too. Under a limit of expansions, a
+turn takes at most an equal part of the expansions left, so that every search gets its
+turn then too.
 """
 
 from __future__ import annotations
@@ -117,7 +119,8 @@ def take_turns(
                 if left <= 0:
                     limit = "nodes"
                     break
-                nodes = search.expanded + left
+                # A turn takes an equal part of the expansions left, as of the time.
+                nodes = search.expanded + max(1, left // len(live))
             # The limits as given (their stop flag too), the time left, nodes and memory.
             given = dataclasses.replace(limits, time=time_left, nodes=nodes, memory=share)
             run = _driver.drive(search, given, report, turn=turn)
@@ -136,7 +139,10 @@ def take_turns(
                 live.remove(entrant)
                 limit = "memory"
                 continue
-            if run.limit in ("stop", "time", "nodes"):
+            spent_all = limits.nodes is not None and (
+                sum(e.search.expanded for e in entrants) >= limits.nodes
+            )
+            if run.limit in ("stop", "time") or (run.limit == "nodes" and spent_all):
                 limit = run.limit
                 break
             limit = ""

@@ -168,9 +168,26 @@ def warm_up(method: str, **options: Any) -> float:
         solve(level, name, **given)
         for extra in _WARM_OPTIONS.get(name, ()):
             solve(level, name, **(given | extra))
+    if method == "fast":
+        _warm_portfolio(level)
     _warm_growth(method)
     _LOADED.add(method)
     return time.perf_counter() - start
+
+
+def _warm_portfolio(level: Level) -> None:
+    """Each search of ``fast``'s portfolio alone on ``level``: together the first to
+    settle it ends the others before the rest have run (the backward search's kernels
+    among them)."""
+    from sokoban.solve import METHODS, _portfolio
+    from sokoban.solve._tables import Tables
+    from sokoban.solve._turns import take_turns
+
+    options = {o.name: o.default for o in METHODS["fast"].options if o.name != "threads"}
+    tables = Tables(level)
+    for entry in _portfolio.SMALL + _portfolio.BIG:
+        take_turns(_portfolio.make_all((entry,), tables, options), Limits(time=60))
+    take_turns(_portfolio.make_all(_portfolio.BIG, tables, options), Limits(time=60))
 
 
 def _warm_growth(method: str) -> None:

@@ -1,0 +1,53 @@
+"""A worker of the development suite (run by ``benchmarks/_suite.py``): reads jobs from
+stdin, one JSON object a line (``path``, ``index``, ``method``, ``seconds``), solves each
+with the ``sokoban`` found first on ``sys.path`` (the checkout under test), and writes one
+JSON line of results per job to stdout.
+
+It uses only the public API, so that it runs the same against any checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from functools import lru_cache
+
+
+@lru_cache(maxsize=4)
+def _levels(path: str) -> list:
+    from sokoban.xsb import load
+
+    return list(load(path))
+
+
+def main() -> None:
+    import sokoban
+    from sokoban.solve import Limits, bench, solve
+
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing else may write to the answer channel
+    bench.warm_up("fast")  # compile (or load) the kernels before the first level's clock
+    print(json.dumps({"ready": sokoban.__file__}), file=out, flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        level = _levels(job["path"])[job["index"]]
+        start = time.perf_counter()
+        found = solve(level, job["method"], Limits(time=job["seconds"]))
+        wall = time.perf_counter() - start
+        stats = found.stats
+        answer = {
+            "status": found.status.value,
+            "pushes": found.solution.pushes if found.solution is not None else None,
+            "moves": found.solution.moves if found.solution is not None else None,
+            "expanded": stats.expanded,
+            "generated": stats.generated,
+            "peak_bytes": stats.peak_bytes,
+            "seconds": wall,
+            "message": found.message,
+        }
+        print(json.dumps(answer), file=out, flush=True)
+
+
+if __name__ == "__main__":
+    main()
