@@ -751,3 +751,14 @@ def test_foreign_hosts_and_origins_are_refused(client: TestClient) -> None:
             ws.receive_json()
     with client.websocket_connect(url, headers={"Origin": "http://localhost"}) as ws:
         assert ws.receive_json()["type"] == "state"
+
+
+def test_merged_assisted_solutions_stay_off_the_boards(client: TestClient) -> None:
+    headers, body = sign_up(client)
+    lurd = client.get("/api/levels/builtin/7").json()["solution"]
+    solutions = [{"level_id": "builtin/7", "lurd": lurd, "assisted": True}]
+    r = client.post("/api/me/progress", headers=headers, json={"solutions": solutions})
+    assert r.status_code == 200 and r.json()["accepted"] == 1, r.text
+    assert r.json()["levels"]["builtin/7"]["moves"]["assisted"]
+    board = client.get("/api/leaderboard", params={"level": "builtin/7", "limit": 100}).json()
+    assert body["name"] not in [e["name"] for e in board["entries"]]

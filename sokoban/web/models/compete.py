@@ -73,6 +73,7 @@ class ProgressOut(BaseModel):
 class SolutionIn(Strict):
     level_id: LevelId
     lurd: str = Field(max_length=MAX_LURD)
+    assisted: bool = Field(False, description="made with a hint, the solver or the rewind")
 
 
 class ProgressIn(Strict):

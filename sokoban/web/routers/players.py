@@ -210,8 +210,8 @@ def merge(
     c: Annotated[Compete, Depends(compete)],
 ) -> MergeOut:
     """Merge the browser's solutions after signing in: each is verified on its level and
-    kept as a score; the ones that do not play are listed, not fatal. The answer is the
-    merged progress."""
+    kept as a score (assisted, off the boards, when it says so); the ones that do not play
+    are listed, not fatal. The answer is the merged progress."""
     c.limit(request, player)
     accepted = 0
     refused: list[Refused] = []
@@ -235,6 +235,7 @@ def merge(
                 played.metrics.pushes,
                 lurd,
                 conn=conn,
+                assisted=item.assisted or c.fair.helped(player.id, resolved.level),
             )
             accepted += 1
     return MergeOut(accepted=accepted, refused=refused, levels=_progress(c, player))
