@@ -680,6 +680,9 @@ def test_no_solver_help_or_ghost_on_a_running_daily_or_race(client: TestClient) 
     new_race(client, headers, level_id="builtin/4", countdown=30)
     assert "race" in error(client.post("/api/solve", json={"level": xsb}), 403)
     error(client.get("/api/ghost", params={"level": "builtin/4", "source": "leader"}), 403)
+    assert client.get("/api/levels/builtin/4").json()["solution"] is None  # until it ends
+    page = client.get("/api/collections/builtin", params={"offset": 3, "limit": 2}).json()
+    assert page["levels"][0]["solution"] is None and page["levels"][1]["solution"]
 
 
 def test_lookalike_names_are_refused_and_recovery_codes_sign_in(client: TestClient) -> None:

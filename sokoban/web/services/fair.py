@@ -11,6 +11,7 @@ a score on a board the solver helped its player with is kept as assisted.
 from __future__ import annotations
 
 import collections
+import functools
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ from sokoban.records import now
 
 if TYPE_CHECKING:
     from sokoban.records import RaceRecords, Records
+    from sokoban.web.models.game import LevelOut
 
 #: A board's key: its walls and goals as (column, row) from the walls' top-left corner.
 BoardKey = tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]
@@ -41,6 +43,11 @@ def board_key(level: Level) -> BoardKey:
         return frozenset((x - left, y - top) for x, y in map(level.xy, group))
 
     return moved(level.walls), moved(level.goals)
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_of(xsb: str) -> BoardKey:
+    return board_key(Level.from_xsb(xsb))
 
 
 class FairPlay:
@@ -79,6 +86,18 @@ class FairPlay:
     def running(self, level: Level) -> str | None:
         """What ``level``'s board is competed in now, ``None`` if nothing."""
         return self.competed().get(board_key(level))
+
+    def hide_solutions(self, levels: list[LevelOut]) -> list[LevelOut]:
+        """``levels`` with the stored solution of a board competed on now left out."""
+        competed = self.competed()
+        if not competed:
+            return levels
+        return [
+            out.model_copy(update={"solution": None})
+            if out.solution is not None and _key_of(out.xsb) in competed
+            else out
+            for out in levels
+        ]
 
     def note_help(self, player_id: int, level: Level) -> None:
         """The solver helped ``player_id`` on ``level``'s board."""
