@@ -1,4 +1,4 @@
-"""Benchmark the competitive side of the web server (issue 11) and print tables.
+"""Benchmark the competitive side of the web server and print tables.
 
     .venv/bin/python benchmarks/bench_compete.py                        # everything
     .venv/bin/python benchmarks/bench_compete.py --sections scores --databases sqlite
@@ -18,7 +18,7 @@ ahead, rate limits off), then:
   a racer sending a history to another client receiving a state that shows it, over every
   (update, receiver) pair seen. p50/p95/max and messages.
 
-Targets (issue 11): 200 submissions/s on SQLite on this machine; race update p95 < 100 ms
+Targets: 200 submissions/s on SQLite on this machine; race update p95 < 100 ms
 with 50 clients. The machine is shared and the clients run on it too: compare figures
 side by side.
 """

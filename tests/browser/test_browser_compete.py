@@ -1,7 +1,8 @@
-"""Issue 11 in a real browser: two players race each other and see each other's progress live
-and the same ranking; the daily puzzle is the same for two players; a forged solution is
-refused with the server's reason; the leaderboards' order; progress merged on sign-in; a
-ghost race. Counts come from the Python rules (``sokoban.lurd``), the server's oracle."""
+"""The competitive side in a real browser: two players race each other and see each other's
+progress live and the same ranking; the daily puzzle is the same for two players; a forged
+solution is refused with the server's reason; the leaderboards' order; progress merged on
+sign-in; a ghost race. Counts come from the Python rules (``sokoban.lurd``), the server's
+oracle."""
 
 from __future__ import annotations
 
