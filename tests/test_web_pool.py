@@ -76,7 +76,7 @@ def test_one_client_cannot_take_every_slot(pool: SolverPool) -> None:
 
 def test_waiting_solves_take_turns_by_client(pool: SolverPool) -> None:
     # One worker: the first solve runs, the rest wait. Client a asks three, then b one:
-    # b's is served before a's third (one line per client, in turn), not after it.
+    # b's is served next (it has none in the workers, a has one), before a's second.
     boards = [f"#########\n#@ {' ' * i}$ .#\n#########" for i in range(4)]
     done: list[str] = []
 
@@ -95,5 +95,5 @@ def test_waiting_solves_take_turns_by_client(pool: SolverPool) -> None:
         asyncio.run(run())
     finally:
         pool.capacity = capacity
-    assert done == ["a", "a", "b", "a"]
-    assert pool.pending == 0 and pool.in_workers == 0 and not pool.held
+    assert done == ["a", "b", "a", "a"]
+    assert pool.pending == 0 and pool.in_workers == 0 and not pool.held and not pool.working

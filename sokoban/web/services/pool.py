@@ -112,6 +112,11 @@ class SolverPool:
         self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
         #: Solves handed to the workers, and the solves waiting for one, by client.
         self.in_workers = 0
+        #: Solves in the workers per client.
+        self.working: collections.Counter[str] = collections.Counter()
+        #: When each client with solves running or waiting was last given a worker.
+        self._served: dict[str, int] = {}
+        self._grants = 0
         self._waiting: collections.OrderedDict[str, collections.deque[asyncio.Future[None]]] = (
             collections.OrderedDict()
         )
@@ -224,9 +229,9 @@ class SolverPool:
 
     async def _turn(self, client: str) -> None:
         """Return when a worker is free for this client: at once if one is and no one
-        waits, else in turn (one solve of each waiting client, round and round)."""
+        waits, else in turn (see :meth:`_next`)."""
         if self.in_workers < self.processes and not self._waiting:
-            self.in_workers += 1
+            self._work(client, +1)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(client, collections.deque()).append(turn)
@@ -234,29 +239,44 @@ class SolverPool:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():  # given a worker, then cancelled
-                self.in_workers -= 1
+                self._work(client, -1)
                 self._next()
             raise
 
+    def _work(self, client: str, change: int) -> None:
+        self.in_workers += change
+        self.working[client] += change
+        if change > 0:
+            self._grants += 1
+            self._served[client] = self._grants
+        if self.working[client] <= 0:
+            del self.working[client]
+            if client not in self._waiting:
+                self._served.pop(client, None)
+
     def _next(self) -> None:
-        """Hand free workers to the waiting solves, one client after another."""
+        """Hand free workers to the waiting solves: first to the waiting client with the
+        fewest solves in the workers, ties to the one given a worker least recently."""
         while self.in_workers < self.processes and self._waiting:
-            client, line = next(iter(self._waiting.items()))
+            client = min(
+                self._waiting, key=lambda name: (self.working[name], self._served.get(name, 0))
+            )
+            line = self._waiting[client]
             turn = line.popleft()
-            if line:
-                self._waiting.move_to_end(client)
-            else:
+            if not line:
                 del self._waiting[client]
             if turn.done():  # cancelled while it waited
+                if client not in self._waiting and not self.working[client]:
+                    self._served.pop(client, None)
                 continue
-            self.in_workers += 1
+            self._work(client, +1)
             turn.set_result(None)
 
     def _release(self, generation: int, client: str | None) -> None:
         if generation == self._generation:  # slots of a pool since restarted are gone
             self.pending -= 1
             self._let_go(client)
-            self.in_workers -= 1
+            self._work("" if client is None else client, -1)
             self._next()
 
     def _let_go(self, client: str | None) -> None:
@@ -272,6 +292,8 @@ class SolverPool:
         self.pending = 0
         self.held.clear()
         self.in_workers = 0
+        self.working.clear()
+        self._served.clear()
         waiting, self._waiting = self._waiting, collections.OrderedDict()
         for line in waiting.values():
             for turn in line:
