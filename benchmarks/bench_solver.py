@@ -11,7 +11,9 @@
 and II, XSokoban, the three Boxoban files, Sven Egevad's and Sasquatch II-VII from
 ``../shared/levels/dev``) at 10 s a level, XSokoban at 60 s as well (``--long``), and
 prints a table per collection and the total; ``--compare`` runs the same levels with
-another checkout's code, alternating with this one on the same workers.
+another checkout's code, alternating with this one on the same workers. A suite level's
+limit is of CPU seconds (``--clock wall`` for wall seconds): a shared machine's other
+work then changes little.
 
 Collections are named by short name (microban, microban2, xsokoban, boxoban-unfiltered,
 boxoban-medium, boxoban-hard) or given as paths. Per-level rows go to
@@ -104,7 +106,7 @@ def suite(args: argparse.Namespace) -> None:
     ]
     for name, path in checkouts:
         print(f"{name}: {path}", flush=True)
-    run(sides, jobs, args.workers or 2, args.resume)
+    run(sides, jobs, args.workers or 2, args.resume, args.clock)
     print(table(sides, jobs))
     if len(sides) == 2:
         print(differences(sides, jobs))
@@ -125,6 +127,9 @@ def main() -> None:
     parser.add_argument("--long", type=float, default=60.0, help="XSokoban again at this limit")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout")
     parser.add_argument("--csv", type=Path, default=None, help="directory of per-level CSVs")
+    parser.add_argument(
+        "--clock", choices=["cpu", "wall"], default="cpu", help="what a suite limit counts"
+    )
     parser.add_argument("--resume", action="store_true", help="keep the CSVs' rows, run the rest")
     args = parser.parse_args()
     if args.suite:

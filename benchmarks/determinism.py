@@ -8,7 +8,7 @@ engine can be checked to change nothing.
 
 Each row: method, options, level, status, expanded, generated, stored, pushes, moves and a
 hash of the LURD. Wall time plays no part: the searches that take turns by slices of time
-(fess's keys, fast's stages) see a fake clock that moves one millisecond each time the
+(fess's keys, fast's portfolio) see a fake clock that moves one millisecond each time the
 driver (:func:`sokoban.solve._driver.drive`) reads it, so their turns fall on the same
 expansions on any machine. The threaded race is left out (threads finish in any order).
 Levels come from the project's own test data (the public sample), so the rows are the

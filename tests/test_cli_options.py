@@ -22,7 +22,7 @@ SOK = Path(__file__).resolve().parent / "data" / "sok.sok"
 #: over HTTP).
 NOT_DATA: set[str] = {"serve"}
 #: Commands that spread work over processes or a Dask cluster.
-BATCH = {"bench", "generate", "longest", "solve"}
+BATCH = {"bench", "dataset", "generate", "longest", "solve"}
 
 
 def _commands() -> dict[str, click.Command]:

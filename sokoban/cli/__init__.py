@@ -19,7 +19,7 @@ from sokoban import __version__
 from sokoban.errors import SokobanError
 
 #: Modules under ``sokoban.cli`` that add commands to the group when imported.
-COMMAND_MODULES = ["levels", "analysis", "solve", "generate", "search", "web", "db"]
+COMMAND_MODULES = ["levels", "analysis", "solve", "generate", "search", "web", "db", "rl"]
 
 
 def _one_line(error: BaseException) -> str:
