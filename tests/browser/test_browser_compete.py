@@ -70,13 +70,24 @@ def _press(web: Page, lurd: str) -> None:
         web.page.keyboard.press(KEYS[letter.lower()])
 
 
-def _sign_in(web: Page, name: str) -> None:
+def _kept_code(web: Page) -> str:
+    """The recovery code sign-up shows once, read and its dialog closed."""
+    web.page.wait_for_selector("#recovery-dialog[open]")
+    code = web.page.locator("#recovery-code").inner_text()
+    web.page.click("#recovery-kept")
+    return code
+
+
+def _sign_in(web: Page, name: str) -> str:
+    """Pick ``name`` on the player page; returns the recovery code shown."""
     web.goto("#/player")
     web.page.fill("#player-name", name)
     web.page.click("#player-form button[type=submit]")
+    code = _kept_code(web)
     web.page.wait_for_selector("#player-in:not([hidden])")
     _wait_text(web, "#player-message", "has", "merged")
     assert web.page.locator("#player-link").inner_text() == name
+    return code
 
 
 def _token(web: Page) -> str:
@@ -112,6 +123,7 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
         bob.page.wait_for_selector("#race-name-form:not([hidden])")
         bob.page.fill("#race-name", "Bob")
         bob.page.click("#race-name-form button[type=submit]")
+        _kept_code(bob)
         ann.page.wait_for_selector('#race-players tr[data-name="Bob"]')
         bob.page.wait_for_selector('#race-players tr[data-name="Ann"]')
         ann.shot("lobby")
@@ -339,3 +351,47 @@ def test_sign_out_asks_first(web: Page) -> None:
     p.click("#sign-out-confirm")
     p.wait_for_selector("#player-out:not([hidden])")
     assert p.evaluate("() => localStorage.getItem('sokoban:player')") is None
+
+
+def test_sign_up_shows_a_recovery_code_once_and_it_recovers_the_name(web: Page) -> None:
+    p = web.page
+    web.goto("#/player")
+    p.fill("#player-name", "Keeper")
+    p.click("#player-form button[type=submit]")
+    p.wait_for_selector("#recovery-dialog[open]")
+    explained = p.locator("#recovery-dialog").inner_text()
+    assert "Keeper" in explained and "Recover a name" in explained and "only now" in explained
+    code = p.locator("#recovery-code").inner_text()
+    assert len(code.replace("-", "")) == 20 and code.count("-") == 4, code
+    web.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=web.base)
+    p.click("#recovery-copy")
+    _wait_text(web, "#recovery-copied", "starts", "Copied")
+    assert p.evaluate("() => navigator.clipboard.readText()") == code
+    p.click("#recovery-kept")
+    p.wait_for_selector("#player-in:not([hidden])")
+    _wait_text(web, "#player-message", "has", "merged")
+    first = _token(web)
+    # Shown once: the player page does not show it again.
+    web.goto("#/player")
+    p.wait_for_selector("#player-in:not([hidden])")
+    assert p.locator("#recovery-dialog[open]").count() == 0
+    p.click("#sign-out")
+    p.click("#sign-out-confirm")
+    p.wait_for_selector("#recover-form")
+    # A wrong code: refused with a plain line, still signed out.
+    p.fill("#recover-name", "Keeper")
+    p.fill("#recover-code", "AAAA-AAAA-AAAA-AAAA-AAAA")
+    p.click("#recover-form button[type=submit]")
+    _wait_text(
+        web, "#player-message", "is", "No player has that name and recovery code: check both."
+    )
+    assert p.evaluate("() => localStorage.getItem('sokoban:player')") is None
+    web.errors[:] = [e for e in web.errors if "404" not in e]
+    # The right one, typed in lower case without dashes: the name comes back, a new token.
+    p.fill("#recover-code", code.replace("-", "").lower())
+    p.click("#recover-form button[type=submit]")
+    p.wait_for_selector("#player-in:not([hidden])")
+    _wait_text(web, "#player-message", "starts", "Recovered as Keeper")
+    assert p.locator("#player-link").inner_text() == "Keeper"
+    assert _token(web) != first
+    assert p.locator("#recovery-dialog[open]").count() == 0

@@ -1,5 +1,7 @@
-"""The solver's help in a real browser: a hint waits out a busy solver's Retry-After and is
-asked again, and a solve the solver helped is submitted as assisted (an unhelped one is not)."""
+"""The solver's help in a real browser: a hint waits out a busy solver's (503) or a used
+share's (429) Retry-After and is asked again; help refused on a competed board (403) is said
+in one line, for a ghost too; a signed-in player's solver requests carry the token; and a
+solve the solver helped is submitted as assisted (an unhelped one is not)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_compete import _call
+from .test_browser_compete import KEYS, _call
 from .web_helpers import Page
 
 pytestmark = pytest.mark.browser
@@ -52,6 +54,126 @@ def test_a_hint_is_asked_again_after_retry_after(web: Page, collection_id: str) 
     assert p.locator("#play-canvas").get_attribute("data-assisted") == "true"
     # The refused request shows in the console; it was meant to be refused.
     web.errors[:] = [e for e in web.errors if "503" not in e]
+
+
+def test_a_hint_waits_out_a_used_share_too(web: Page, collection_id: str) -> None:
+    p = web.page
+    refused: list[str] = []
+
+    def share_used_once(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body=json.dumps({"detail": "this client holds its share of the solvers"}),
+            )
+        else:
+            route.continue_()
+
+    p.route("**/api/solve", share_used_once)
+    web.goto(f"#/play/{collection_id}/2")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    p.keyboard.press("i")
+    p.wait_for_function(
+        "() => document.querySelector('#notice-text').textContent"
+        ".includes('share of the solver is in use: asking again in 1 s')"
+    )
+    p.wait_for_function(
+        "() => document.querySelector('#pushes').textContent === '1'", timeout=60_000
+    )
+    assert len(refused) == 1
+    web.errors[:] = [e for e in web.errors if "429" not in e]
+
+
+def _refuse(route: Any) -> None:
+    route.fulfill(
+        status=403,
+        headers={"Content-Type": "application/json"},
+        body=json.dumps({"detail": "no solver help on today's daily level while it runs"}),
+    )
+
+
+def test_help_refused_on_a_competed_board_is_one_line(web: Page, collection_id: str) -> None:
+    p = web.page
+    p.route("**/api/solve", _refuse)
+    web.goto(f"#/play/{collection_id}/2")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    refused = (
+        "No solver help on today's daily level while it runs: this one is yours to solve alone."
+    )
+    for ask in ("i", "solve"):
+        p.evaluate("() => { document.querySelector('#notice-text').textContent = ''; }")
+        if ask == "i":
+            p.keyboard.press("i")
+        else:
+            p.click("#solve")
+        p.wait_for_function(
+            "(t) => document.querySelector('#notice-text').textContent === t", arg=refused
+        )
+    assert p.locator("#pushes").inner_text() == "0"
+    # A ghost of a competed board: the server's reason, on one line.
+    p.route(
+        "**/api/ghost?*",
+        lambda route: route.fulfill(
+            status=403,
+            headers={"Content-Type": "application/json"},
+            body=json.dumps({"detail": "today's leader solution is shown tomorrow"}),
+        ),
+    )
+    web.goto(f"#/ghost/{collection_id}/2?source=leader")
+    p.wait_for_function(
+        "() => document.querySelector('#race-status').textContent.startsWith("
+        "\"No ghost: today's leader solution is shown tomorrow (no one's solution\")"
+    )
+    assert "\n" not in p.locator("#race-status").inner_text()
+    web.errors[:] = [e for e in web.errors if "403" not in e]
+
+
+def test_solver_requests_carry_the_token_when_signed_in(
+    web: Page, server: str, collection_id: str
+) -> None:
+    p = web.page
+    asked: list[tuple[str, str | None]] = []
+    p.on(
+        "request",
+        lambda r: (
+            asked.append((r.url.rsplit("/", 1)[1], r.headers.get("authorization")))
+            if r.url.endswith(("/api/solve", "/api/rewind"))
+            else None
+        ),
+    )
+    # Signed out: the hint is asked unsigned.
+    web.goto(f"#/play/{collection_id}/2")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    p.keyboard.press("i")
+    p.wait_for_function(
+        "() => document.querySelector('#pushes').textContent === '1'", timeout=60_000
+    )
+    assert asked == [("solve", None)]
+    me = _call("POST", f"{server}/api/players", {"name": "Signed"})
+    stored = json.dumps({"id": me["id"], "name": me["name"], "token": me["token"]})
+    p.evaluate("(v) => localStorage.setItem('sokoban:player', v)", stored)
+    # Signed in: a hint, then the box pushed into the corner and the rewind, both signed.
+    web.goto(f"#/play/{collection_id}/2")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    p.click("#restart")
+    p.keyboard.press("i")
+    p.wait_for_function(
+        "() => document.querySelector('#notice-text').textContent.startsWith('Hint')",
+        timeout=60_000,
+    )
+    p.click("#restart")
+    for letter in "ddrrruuLL":
+        p.keyboard.press(KEYS[letter.lower()])
+    p.wait_for_selector("#rewind:not([hidden])")
+    p.click("#rewind")
+    p.wait_for_function(
+        "() => document.querySelector('#notice-text').textContent.startsWith('Back ')",
+        timeout=60_000,
+    )
+    signed = f"Bearer {me['token']}"
+    assert asked[1:] == [("solve", signed), ("rewind", signed)], asked
 
 
 def test_an_assisted_solve_is_submitted_as_assisted(

@@ -1,5 +1,6 @@
 // The server's JSON API (docs/web.md, /docs): one function per endpoint. Errors come back as
-// ApiError with the server's one-line reason.
+// ApiError with the server's one-line reason. The signed-in player (its token) is kept here
+// too: the solver's routes are signed with it, so the server knows whom it helped.
 
 export class ApiError extends Error {
   /** `retryAfter`: the seconds a 503 or 429 asks to wait (its Retry-After header), or null. */
@@ -48,16 +49,53 @@ export async function request(method, path, body, extra = {}) {
 
 const call = (method, path, body) => request(method, path, body);
 
+const PLAYER = "sokoban:player";
+
+/** The signed-in player kept in this browser: {id, name, token}, or null. */
+export function player() {
+  try {
+    const value = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    return value && typeof value.token === "string" ? value : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+export function savePlayer(value) {
+  try {
+    if (value) localStorage.setItem(PLAYER, JSON.stringify({ id: value.id, name: value.name, token: value.token }));
+    else localStorage.removeItem(PLAYER);
+  } catch (error) {
+    // Storage disabled: the player stays signed in for this page only.
+  }
+}
+
+/**
+ * A request for the solver's help, signed with the player's token when there is one: the
+ * server then keeps the player's later score on this board as assisted. A token the server no
+ * longer knows (401) changes nothing for the help: asked again unsigned.
+ */
+async function helped(method, path, body) {
+  const me = player();
+  if (!me) return request(method, path, body);
+  try {
+    return await request(method, path, body, { Authorization: `Bearer ${me.token}` });
+  } catch (error) {
+    if (error.status !== 401) throw error;
+    return request(method, path, body);
+  }
+}
+
 export const collections = () => call("GET", "/api/collections");
 export const collection = (cid, offset = 0, limit = 500) =>
   call("GET", `/api/collections/${encodeURIComponent(cid)}?offset=${offset}&limit=${limit}`);
 export const level = (cid, index) =>
   call("GET", `/api/levels/${encodeURIComponent(cid)}/${encodeURIComponent(index)}`);
 export const solve = (level, method = "fast", timeLimit = 5) =>
-  call("POST", "/api/solve", { level, method, time_limit: timeLimit });
+  helped("POST", "/api/solve", { level, method, time_limit: timeLimit });
 export const check = (level) => call("POST", "/api/check", { level });
 export const rewind = (level, lurd, timeLimit = 5) =>
-  call("POST", "/api/rewind", { level, lurd, time_limit: timeLimit });
+  helped("POST", "/api/rewind", { level, lurd, time_limit: timeLimit });
 export const verify = (level, solution) => call("POST", "/api/verify", { level, solution });
 export const parse = (text) => call("POST", "/api/parse", { text });
 export const save = (level, title) => call("POST", "/api/levels", { level, title });

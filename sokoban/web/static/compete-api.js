@@ -3,28 +3,10 @@
 // token as a Bearer header; errors come back as api.js's ApiError with the server's reason
 // (and, for a refused solution, the failing step in `body.step`).
 
-import { ApiError, request } from "./api.js";
+import { ApiError, player, request } from "./api.js";
 
-const TOKEN = "sokoban:player";
-
-/** The signed-in player kept in this browser: {id, name, token}, or null. */
-export function player() {
-  try {
-    const value = JSON.parse(localStorage.getItem(TOKEN) || "null");
-    return value && typeof value.token === "string" ? value : null;
-  } catch (error) {
-    return null;
-  }
-}
-
-export function savePlayer(value) {
-  try {
-    if (value) localStorage.setItem(TOKEN, JSON.stringify({ id: value.id, name: value.name, token: value.token }));
-    else localStorage.removeItem(TOKEN);
-  } catch (error) {
-    // Storage disabled: the player stays signed in for this page only.
-  }
-}
+// The signed-in player is kept by api.js (the solver's routes are signed too).
+export { player, savePlayer } from "./api.js";
 
 function call(method, path, body, { auth = false } = {}) {
   const me = player();
@@ -39,6 +21,8 @@ export const register = (name) => call("POST", "/api/players", { name });
 export const me = () => call("GET", "/api/me", undefined, { auth: true });
 export const transfer = () => call("POST", "/api/me/transfer", undefined, { auth: true });
 export const claim = (code) => call("POST", "/api/players/claim", { code });
+/** Sign in again with the name and the recovery code sign-up gave (a new token). */
+export const recover = (name, recovery) => call("POST", "/api/players/recover", { name, recovery });
 export const progress = () => call("GET", "/api/me/progress", undefined, { auth: true });
 export const mergeProgress = (solutions) => call("POST", "/api/me/progress", { solutions }, { auth: true });
 

@@ -40,7 +40,9 @@ export async function route(screen, parts, params, ctx) {
       await race.openGhost(parts.slice(1).join("/"), params.get("source") || "optimal", ctx);
     } catch (error) {
       // Stay on the race screen and say why: usually no such solution is stored yet.
-      race.noGhost(error.status === 404 ? "there is no such solution of this level yet" : error.message);
+      race.noGhost(error.status === 404 ? "there is no such solution of this level yet"
+        : error.status === 403 ? `${error.message} (no one's solution is shown while the level is competed on)`
+          : error.message);
     }
   }
 }

@@ -15,6 +15,16 @@ import { $, el, announce, describe, markFirstFrame, prefs, shareRoute, copyText,
 /** Seconds a busy solver is waited for at most before a hint gives up. */
 const RETRY_AT_MOST_S = 120;
 
+/**
+ * The line shown when the server refuses the solver's help (403: the board is today's daily
+ * level or a race's, competed on now), or null for another error.
+ */
+export function refusedHelp(error) {
+  if (error.status !== 403) return null;
+  const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+  return `${reason}: this one is yours to solve alone.`;
+}
+
 class PlayScreen {
   constructor() {
     /** The round being played: level, source, solver state; null off the screen. */
@@ -256,8 +266,9 @@ class PlayScreen {
   }
 
   /**
-   * Ask the solver from the current position; a busy solver (503) is asked again after its
-   * Retry-After, the wait shown. Null when the position changed meanwhile.
+   * Ask the solver from the current position; a busy solver (503), or one whose share for
+   * this client is in use (429), is asked again after its Retry-After, the wait shown. Null
+   * when the position changed meanwhile.
    */
   async ask(timeLimit) {
     const r = this.round;
@@ -267,9 +278,11 @@ class PlayScreen {
       try {
         return { text, result: await api.solve(text, "fast", timeLimit) };
       } catch (error) {
-        const seconds = error.status === 503 ? error.retryAfter || 5 : null;
+        const seconds = error.status === 503 || error.status === 429 ? error.retryAfter || 5 : null;
         if (seconds === null || (performance.now() - waited) / 1000 + seconds > RETRY_AT_MOST_S) throw error;
-        this.notice(`The solver is busy: asking again in ${seconds} s...`);
+        this.notice(error.status === 429
+          ? `This browser's share of the solver is in use: asking again in ${seconds} s...`
+          : `The solver is busy: asking again in ${seconds} s...`);
         await new Promise((resolve) => { r.retry = setTimeout(resolve, seconds * 1000); });
         if (this.round !== r || this.positionText() !== text) return null;
         this.notice("The solver is thinking...");
@@ -309,7 +322,7 @@ class PlayScreen {
     try {
       p = await this.plan();
     } catch (error) {
-      this.notice(`No hint: ${error.message}`);
+      this.notice(refusedHelp(error) || `No hint: ${error.message}`);
       return;
     }
     if (!p) return;
@@ -342,7 +355,7 @@ class PlayScreen {
         this.notice(`Undecided: ${result.message || result.status}.`);
       }
     } catch (error) {
-      this.notice(`The solver is unavailable: ${error.message}`);
+      this.notice(refusedHelp(error) || `The solver is unavailable: ${error.message}`);
     }
   }
 
@@ -363,7 +376,7 @@ class PlayScreen {
       }
       this.notice(`Back ${back} moves, to the last solvable position (redo brings them back).`);
     } catch (error) {
-      this.notice(`Cannot rewind: ${error.message}`);
+      this.notice(refusedHelp(error) || `Cannot rewind: ${error.message}`);
     }
   }
 
@@ -373,7 +386,7 @@ class PlayScreen {
     const r = this.round;
     const lurd = this.game.lurd();
     const local = this.game.metrics();
-    const record = store.recordSolution(r.key, local.moves, local.pushes, lurd);
+    const record = store.recordSolution(r.key, local.moves, local.pushes, lurd, r.assisted);
     showMetrics(R.formatBoard(r.level), lurd, local);
     const b = record.best;
     let text = `Fewest moves: ${b.moves.moves} moves, ${b.moves.pushes} pushes${record.newMoves ? " (new best)" : ""}. `

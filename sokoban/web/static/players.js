@@ -6,7 +6,7 @@ import * as R from "./rules.js";
 import * as api from "./api.js";
 import * as capi from "./compete-api.js";
 import * as store from "./progress.js";
-import { $, el, announce } from "./ui.js";
+import { $, el, announce, copyText } from "./ui.js";
 
 const IDS = "sokoban:level-ids";
 
@@ -56,7 +56,8 @@ async function learnServedIds() {
 }
 
 /**
- * Merge this browser's best solutions into the server's and the server's into this browser's.
+ * Merge this browser's best solutions into the server's and the server's into this browser's;
+ * a solution the solver helped with is sent as assisted (kept off the boards).
  * Returns {sent, refused, received}.
  */
 export async function mergeProgress() {
@@ -68,8 +69,13 @@ export async function mergeProgress() {
   for (const [key, best] of Object.entries(local)) {
     const levelId = levelIdOf(key);
     if (!levelId) continue;
-    for (const lurd of new Set([best.moves?.lurd, best.pushes?.lurd])) {
-      if (lurd) solutions.push({ level_id: levelId, lurd });
+    // The same solution may be both bests; it was assisted if either record says so.
+    const sent = new Map();
+    for (const entry of [best.moves, best.pushes]) {
+      if (entry && entry.lurd) sent.set(entry.lurd, sent.get(entry.lurd) || Boolean(entry.assisted));
+    }
+    for (const [lurd, assisted] of sent) {
+      solutions.push(assisted ? { level_id: levelId, lurd, assisted } : { level_id: levelId, lurd });
     }
   }
   let refused = 0;
@@ -95,7 +101,7 @@ export async function mergeProgress() {
     if (!key) continue;
     for (const entry of [boards.moves, boards.pushes]) {
       if (!entry || !entry.lurd) continue;
-      const r = store.recordSolution(key, entry.moves, entry.pushes, entry.lurd);
+      const r = store.recordSolution(key, entry.moves, entry.pushes, entry.lurd, Boolean(entry.assisted));
       if (r.newMoves || r.newPushes) received += 1;
     }
   }
@@ -131,10 +137,21 @@ function signedIn(value, how) {
   });
 }
 
+/** Show the recovery code sign-up gave, once: it is never asked for again. */
+function showRecovery(value) {
+  if (!value.recovery) return;
+  $("recovery-name").textContent = value.name;
+  $("recovery-code").textContent = value.recovery;
+  $("recovery-copied").textContent = "";
+  const dialog = $("recovery-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
 /** Pick a name (register); returns the player or throws ApiError (409 when taken). */
 export async function register(name) {
   const value = await capi.register(name.trim());
   signedIn(value, "Signed in"); // a race may be waiting: the merge need not
+  showRecovery(value);
   return value;
 }
 
@@ -189,6 +206,24 @@ export function setup() {
       message(`The code was not accepted: ${error.message}`);
     }
   });
+  $("recover-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = $("recover-name").value.trim();
+    const code = $("recover-code").value.trim();
+    if (!name || !code) return;
+    try {
+      await signedIn(await capi.recover(name, code), "Recovered");
+    } catch (error) {
+      message(error.status === 404 ? "No player has that name and recovery code: check both."
+        : `The name could not be recovered: ${error.message}`);
+    }
+  });
+  $("recovery-copy").addEventListener("click", async () => {
+    const ok = await copyText($("recovery-code").textContent);
+    const text = ok ? "Copied: keep it somewhere safe." : "Copying is not allowed here: select the code and copy it, or write it down.";
+    $("recovery-copied").textContent = text;
+    announce(text);
+  });
   $("transfer").addEventListener("click", async () => {
     try {
       const t = await capi.transfer();
@@ -211,6 +246,6 @@ export function setup() {
     capi.savePlayer(null);
     showLink();
     showPage();
-    message("Signed out of this browser. Your local progress stays here; a code from another device signs you in again.");
+    message("Signed out of this browser. Your local progress stays here; a code from another device, or your recovery code, signs you in again.");
   });
 }

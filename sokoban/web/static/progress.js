@@ -41,7 +41,10 @@ export function saveSettings(value) {
   write("settings", value);
 }
 
-/** Best scores of every level: {key: {moves: {moves, pushes, lurd}, pushes: {...}}}. */
+/**
+ * Best scores of every level: {key: {moves: {moves, pushes, lurd, assisted}, pushes: {...}}};
+ * `assisted` (the solver helped) is there only when true.
+ */
 export function allBest() {
   return read("best", {});
 }
@@ -50,11 +53,11 @@ export function best(key) {
   return allBest()[key] || null;
 }
 
-/** Record a solution; returns {best, newMoves, newPushes}. */
-export function recordSolution(key, moves, pushes, lurd) {
+/** Record a solution (`assisted`: the solver helped); returns {best, newMoves, newPushes}. */
+export function recordSolution(key, moves, pushes, lurd, assisted = false) {
   const all = allBest();
   const old = all[key] || {};
-  const entry = { moves, pushes, lurd };
+  const entry = assisted ? { moves, pushes, lurd, assisted } : { moves, pushes, lurd };
   const better = (a, b, first, second) => !b || a[first] < b[first]
     || (a[first] === b[first] && a[second] < b[second]);
   const newMoves = better(entry, old.moves, "moves", "pushes");

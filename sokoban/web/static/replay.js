@@ -140,7 +140,8 @@ class ReplayScreen {
       menu.value = id;
       this.choose(id);
     } catch (error) {
-      $("replay-message").textContent = `The solver is unavailable: ${error.message}`;
+      $("replay-message").textContent = error.status === 403
+        ? `No solver's solution: ${error.message}.` : `The solver is unavailable: ${error.message}`;
     }
   }
 
