@@ -1,7 +1,8 @@
 """The solver's help in a real browser: a hint waits out a busy solver's (503) or a used
 share's (429) Retry-After and is asked again; help refused on a competed board (403) is said
 in one line, for a ghost too; a signed-in player's solver requests carry the token; and a
-solve the solver helped is submitted as assisted (an unhelped one is not)."""
+solve the solver helped is submitted as assisted (an unhelped one is not), when merged on
+sign-in too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_compete import KEYS, _call
+from .test_browser_compete import KEYS, _call, _sign_in, _token
 from .web_helpers import Page
 
 pytestmark = pytest.mark.browser
@@ -213,3 +214,26 @@ def test_an_assisted_solve_is_submitted_as_assisted(
     assert "rank" not in p.locator("#solved-server").inner_text()
     # A server that does not take the field refuses it (422): nothing is ranked either way.
     web.errors[:] = [e for e in web.errors if "422" not in e]
+
+
+def test_a_helped_solve_made_signed_out_merges_as_assisted(
+    web: Page, server: str, collection_id: str
+) -> None:
+    p = web.page
+    # Signed out: level 1 by hand, level 2 by the solver's Solve.
+    web.goto(f"#/play/{collection_id}/1")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    for letter in "rRlldR":
+        p.keyboard.press(KEYS[letter.lower()])
+    p.wait_for_selector("#solved[open]")
+    p.keyboard.press("Escape")
+    web.goto(f"#/play/{collection_id}/2")
+    p.wait_for_selector("#play-canvas[data-moves]")
+    p.click("#solve")
+    p.wait_for_selector("#solved[open]", timeout=60_000)
+    p.keyboard.press("Escape")
+    _sign_in(web, "Merger")
+    levels = _call("GET", f"{server}/api/me/progress", token=_token(web))["levels"]
+    assert levels[f"{collection_id}/1"]["moves"]["assisted"] is False
+    assert levels[f"{collection_id}/2"]["moves"]["assisted"] is True
+    assert levels[f"{collection_id}/2"]["pushes"]["assisted"] is True
