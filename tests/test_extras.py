@@ -62,9 +62,10 @@ def test_serve_get_makes_no_lasting_database(
     assert '"builtin"' in result.stdout
     assert list(tmp_path.iterdir()) == []
     from sokoban import Level
-    from sokoban.store import Store, default_path
+    from sokoban.migrations import open_store
+    from sokoban.store import default_path
 
-    store = Store(default_path())  # the web game has run here before and saved a level
+    store = open_store(default_path())  # the web game has run here before and saved a level
     store.save_level(Level.from_xsb("#####\n#@$.#\n#####"), "Kept")
     store.close()
     result = run(runner, "serve", "--get", "/api/collections/mine", "--daily-ahead", "-1")

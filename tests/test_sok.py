@@ -427,7 +427,7 @@ def test_written_snapshots_read_back(
 
 
 def test_the_web_library_reads_slc(data_dir: Path) -> None:
-    from sokoban.web.library import read_collection
+    from sokoban.web.services.library import read_collection
 
     served = read_collection(data_dir / "every_construct.slc", "mine")
     assert served.title == "Every SLC construct" and len(served.levels) == 3
