@@ -35,11 +35,11 @@ def test_stats_and_backup(database_url: str, tmp_path: Path) -> None:
         copy = Records(Store(str(target)))
         assert copy.count_scores() == 3 and copy.store.version == store.version
     again = runner.invoke(main, ["db", "backup", str(target), "--db", database_url])
-    assert again.exit_code == 1 and "exists already" in again.output
+    assert again.exit_code == 2 and "exists already" in again.output
     store.close()
 
 
 def test_stats_of_a_missing_file_is_an_error(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["db", "stats", "--db", str(tmp_path / "none.db")])
-    assert done.exit_code == 1 and "no such database file" in done.output
+    assert done.exit_code == 2 and "no such database file" in done.output
     assert not (tmp_path / "none.db").exists()
