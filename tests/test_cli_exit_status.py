@@ -5,16 +5,15 @@ or not verified, 2 bad input or usage, 130 interrupted; every failure one ``erro
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
-from sokoban import batch
 from sokoban.analysis import longest_puzzle
 from sokoban.cli import main
 from sokoban.cli.common import EXIT_BAD_INPUT, EXIT_DONE, EXIT_INTERRUPTED, EXIT_NOT_DONE
+from sokoban.solve import bench
 
 ROOT = Path(__file__).parent.parent
 TINY = Path(__file__).parent / "data" / "tiny.xsb"
@@ -114,17 +113,21 @@ def test_interrupted_is_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     path = tmp_path / "run.json"
     failed(run("longest", "--room", "4x4", "--checkpoint", path), 130, "resume")
 
-    real = batch.run
+    # Ctrl-C while bench solves its second level in this process.
+    real = bench.run_task
+    calls = []
 
-    def one_then_interrupt(*args: object, **kwargs: object) -> Iterator[object]:
-        for item in real(*args, **kwargs):  # type: ignore[arg-type]
-            yield item
+    def second_interrupted(task: object) -> object:
+        calls.append(task)
+        if len(calls) == 2:
             raise KeyboardInterrupt
+        return real(task)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(batch, "run", one_then_interrupt)
-    bench = run("bench", TINY, "-w", "0", "-t", "10")
-    assert bench.exit_code == 130, bench.stderr
-    assert "interrupted: 1 of 3 levels finished" in bench.stderr
+    monkeypatch.setattr(bench, "run_task", second_interrupted)
+    result = run("bench", TINY, "-w", "0", "-t", "10")
+    assert result.exit_code == 130, result.stderr
+    assert "interrupted: 1 of 3 levels finished" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_the_docs_list_every_status() -> None:
