@@ -1,4 +1,4 @@
-"""Benchmark the competitive side of the web server (issue 11) and print tables.
+"""Benchmark the competitive side of the web server and print tables.
 
     .venv/bin/python benchmarks/bench_compete.py                        # everything
     .venv/bin/python benchmarks/bench_compete.py --sections scores --databases sqlite
@@ -18,7 +18,7 @@ ahead, rate limits off), then:
   a racer sending a history to another client receiving a state that shows it, over every
   (update, receiver) pair seen. p50/p95/max and messages.
 
-Targets (issue 11): 200 submissions/s on SQLite on this machine; race update p95 < 100 ms
+Targets: 200 submissions/s on SQLite on this machine; race update p95 < 100 ms
 with 50 clients. The machine is shared and the clients run on it too: compare figures
 side by side.
 """
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from sokoban.level import Level  # noqa: E402
-from sokoban.web.library import builtin_path  # noqa: E402
+from sokoban.web.services.library import builtin_path  # noqa: E402
 from sokoban.xsb import load as load_levels  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
@@ -72,7 +72,8 @@ class Server:
 
     def __init__(self, db: str) -> None:
         command = [sys.executable, "-m", "sokoban", "serve", "--port", "0", "--db", db,
-                   "--solvers", "1", "--daily-ahead", "-1", "--rate", "100000"]  # fmt: skip
+                   "--solvers", "1", "--daily-ahead", "-1", "--rate", "100000",
+                   "--signup-rate", "1000000"]  # fmt: skip
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
         assert self.process.stdout is not None
@@ -169,8 +170,8 @@ def bench_scores(db: str, players: int, clients: int, seconds: float) -> list[st
         server.stop()
     import sqlalchemy as sa
 
-    from sokoban.records import players as players_table
-    from sokoban.records import scores
+    from sokoban.records.tables import players as players_table
+    from sokoban.records.tables import scores
     from sokoban.store import Store
 
     store = Store(db)

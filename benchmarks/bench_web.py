@@ -21,7 +21,7 @@ Starts ``sokoban serve`` on a free 127.0.0.1 port with a temporary database, the
   driving /usr/bin/chromium), each load in a fresh browser context (a cold cache): median
   and worst of a few loads; "n/a" without the mark.
 
-Targets (issue 10): check p95 < 20 ms; hint p95 < 300 ms with the pool warm; first frame
+Targets: check p95 < 20 ms; hint p95 < 300 ms with the pool warm; first frame
 < 500 ms; page weight < 300 KB. The machine is shared: compare figures side by side.
 """
 
@@ -47,7 +47,7 @@ from typing import Any
 from sokoban import Level, xsb
 from sokoban.errors import SokobanError
 from sokoban.lurd import Solution, replay
-from sokoban.web.library import builtin_path
+from sokoban.web.services.library import builtin_path
 
 ROOT = Path(__file__).resolve().parents[1]
 MICROBAN = ROOT.parent / "shared" / "levels" / "microban.xsb"
@@ -323,7 +323,7 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=120)
     parser.add_argument("--loads", type=int, default=5, help="page loads for first frame")
     parser.add_argument("--microban", type=Path, default=MICROBAN, help="Microban's XSB file")
-    import bench_compete  # players, scores, races (issue 11): --sections scores,race
+    import bench_compete  # players, scores, races: --sections scores,race
 
     bench_compete.add_arguments(parser)
     args = parser.parse_args()

@@ -1,29 +1,26 @@
 """Storage for the web game: SQLAlchemy Core over SQLite (the default) or PostgreSQL.
 
->>> store = Store("sqlite://")
+>>> from sokoban.migrations import open_store
+>>> store = open_store("sqlite://")
 >>> store.save_level(Level.from_xsb("#####\\n#@$.#\\n#####"), "Mine")
 1
 >>> store.count_levels(), store.level(1).title
 (1, 'Mine')
 
-The schema is built by :data:`MIGRATIONS`, applied in order at start-up and recorded in the
-``schema_version`` table; a new table or column is a new function appended to the list,
-never an edit of an old one (databases in the field have run the old ones). Migrations
-use SQLAlchemy's DDL constructs and portable types, so the same list builds SQLite and
-PostgreSQL. SQLite connections run in WAL mode (readers do not block the writer) with
-foreign keys enforced.
+Opening a store never changes its schema: :mod:`sokoban.migrations` builds and upgrades
+it (the ``schema_version`` table records the migrations applied). SQLite connections run
+in WAL mode (readers do not block the writer) with foreign keys enforced.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from sokoban.errors import StoreError
 from sokoban.level import Level
@@ -61,54 +58,21 @@ schema_version = sa.Table(
     sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
 )
 
-#: The player's own levels (collection ``mine`` of the web game), in the order saved.
-saved_levels = sa.Table(
-    "saved_levels",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("title", sa.String(200), nullable=False),
-    sa.Column("xsb", sa.Text, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
 
-
-# --- migrations -------------------------------------------------------------------------
-
-
-def _create(conn: Connection, *tables: sa.Table) -> None:
-    for table in tables:
-        table.create(conn)
-
-
-def _m1_saved_levels(conn: Connection) -> None:
-    # Each migration declares its tables as they were then, on a metadata of its own, so a
-    # later change to the schema above does not change what migration 1 builds.
-    m = sa.MetaData()
-    _create(
-        conn,
-        sa.Table(
-            "saved_levels",
-            m,
-            sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-            sa.Column("title", sa.String(200), nullable=False),
-            sa.Column("xsb", sa.Text, nullable=False),
-            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        ),
+def saved_levels_v1(m: sa.MetaData) -> sa.Table:
+    """``saved_levels`` as migration 1 made it (still its current form)."""
+    return sa.Table(
+        "saved_levels",
+        m,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("title", sa.String(200), nullable=False),
+        sa.Column("xsb", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
 
 
-def _m2_records(conn: Connection) -> None:
-    from sokoban.records import migrate_v2
-
-    migrate_v2(conn)
-
-
-#: ``(description, function(connection))`` in order; version ``n`` is the n-th (1-based).
-#: Append only.
-MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
-    ("saved levels (the player's collection)", _m1_saved_levels),
-    ("players, scores, daily levels, races", _m2_records),
-]
+#: The player's own levels (collection ``mine`` of the web game), in the order saved.
+saved_levels = saved_levels_v1(metadata)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -128,7 +92,8 @@ def _now() -> datetime.datetime:
 
 
 class Store:
-    """A database holding the web game's data; the schema is brought up to date on open.
+    """A database holding the web game's data, opened as it is (see
+    :func:`sokoban.migrations.upgrade` for its schema).
 
     ``url`` is anything :func:`database_url` accepts. A SQLite file's directory is made
     when missing.
@@ -151,43 +116,9 @@ class Store:
             raise StoreError(f"cannot use database {self.shown!r}: {error}") from None
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        try:
-            self.version = self.migrate()
-        except sa.exc.SQLAlchemyError as error:
-            reason = " ".join(str(getattr(error, "orig", None) or error).split())
-            raise StoreError(f"cannot open database {self.shown!r}: {reason}") from None
 
     def close(self) -> None:
         self.engine.dispose()
-
-    # --- schema ---------------------------------------------------------------------------
-
-    def migrate(self) -> int:
-        """Apply the migrations this database has not had; returns its schema version.
-
-        Each migration runs in its own transaction with its version row, so a failure
-        leaves the database at the previous version.
-        """
-        with self.engine.begin() as conn:
-            schema_version.create(conn, checkfirst=True)
-        with self.engine.connect() as conn:
-            current = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
-        current = current or 0
-        if current > len(MIGRATIONS):
-            raise StoreError(
-                f"database {self.shown!r} has schema version {current}, newer than this "
-                f"program's {len(MIGRATIONS)}"
-            )
-        for version in range(current + 1, len(MIGRATIONS) + 1):
-            description, function = MIGRATIONS[version - 1]
-            with self.engine.begin() as conn:
-                function(conn)
-                conn.execute(
-                    schema_version.insert().values(
-                        version=version, description=description, applied_at=_now()
-                    )
-                )
-        return len(MIGRATIONS)
 
     # --- saved levels ---------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
-"""Upkeep of the store: its figures (:func:`stats`) and an online copy (:func:`backup`).
+"""Upkeep of the store: its figures (:func:`stats`), an online copy (:func:`backup`) and
+the copy put back (:func:`restore`). None of them changes the schema.
 
-Both work while a server uses the database. SQLite is copied with its backup API (page
+Figures and copies work while a server uses the database. SQLite is copied with its backup API (page
 by page, consistent even while others write); PostgreSQL with ``pg_dump`` (one
 consistent snapshot, custom format: restore with ``pg_restore -d URL PATH``).
 """
@@ -57,7 +58,9 @@ def stats(store: Store) -> Stats:
     names = sa.inspect(engine).get_table_names()
     rows: dict[str, int] = {}
     with engine.connect() as conn:
-        version = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
+        version = 0
+        if schema_version.name in names:
+            version = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar() or 0
         for name in names:
             table = sa.table(name)
             rows[name] = int(
@@ -108,3 +111,52 @@ def backup(store: Store, path: str | os.PathLike[str]) -> Path:
         reason = " ".join(done.stderr.split())[:300]
         raise StoreError(f"pg_dump failed: {reason}")
     return target
+
+
+def restore(store: Store, path: str | os.PathLike[str]) -> Path:
+    """Replace ``store``'s database by the copy at ``path`` (made by :func:`backup`); stop
+    the servers using it first. SQLite: the file's pages copied in by the backup API (the
+    copy must be a database of this game: it has a ``schema_version`` table). PostgreSQL:
+    ``pg_restore --clean``. The schema is the copy's: upgrade afterwards if it is older."""
+    source = Path(path)
+    if not source.is_file():
+        raise StoreError(f"{source}: no such backup file")
+    if store.is_sqlite:
+        try:
+            copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+            try:
+                found = copy.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'"
+                ).fetchone()
+                if not found or not found[0]:
+                    raise StoreError(f"{source}: not a sokoban database (no schema_version)")
+                raw = store.engine.raw_connection()
+                try:
+                    target = raw.driver_connection
+                    assert isinstance(target, sqlite3.Connection)
+                    copy.backup(target)
+                finally:
+                    raw.close()
+            finally:
+                copy.close()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{source}: cannot restore: {error}") from None
+        store.engine.dispose()  # connections opened before the copy see the new pages
+        return source
+    pg_restore = shutil.which("pg_restore")
+    if pg_restore is None:
+        raise StoreError(
+            "pg_restore not found: install PostgreSQL's client programs "
+            "(apt-get install postgresql-client)"
+        )
+    url = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    store.engine.dispose()
+    done = subprocess.run(
+        [pg_restore, "--clean", "--if-exists", "--no-owner", "--dbname", url, str(source)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        reason = " ".join(done.stderr.split())[:300]
+        raise StoreError(f"pg_restore failed: {reason}")
+    return source

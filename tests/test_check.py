@@ -12,7 +12,7 @@ from sokoban.errors import SokobanError
 from sokoban.lurd import replay
 from sokoban.solve import Limits, Status, solve
 from sokoban.solve.check import BIPARTITE, DEAD_SQUARE, FREEZE, TWO_BOXES, Verdict, check
-from sokoban.web.library import builtin_path
+from sokoban.web.services.library import builtin_path
 
 
 def cells(level: Level, *rc: tuple[int, int]) -> frozenset[int]:

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 
 from sokoban import Level
 from sokoban.web import Settings, create_app
-from sokoban.web.security import CSP
+from sokoban.web.middleware import CSP
 
 CORRIDOR = "#######\n#@ $ .#\n#######"
 SQUARE = "#####\n#.  #\n# $ #\n#@$.#\n#####"
@@ -30,7 +30,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     levels = folder / "two.xsb"
     levels.write_text(FILE)
     settings = Settings(collections=(levels,), db=str(folder / "t.db"), solvers=1, queue=2)
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings), base_url="http://localhost") as c:
         yield c
 
 
@@ -314,7 +314,32 @@ def test_save_keeps_levels_in_mine_and_titles_stay_text(client: TestClient) -> N
 def test_saved_levels_survive_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "keep.db")
     app = create_app(Settings(db=db, solvers=1, warm=False))
-    client = TestClient(app)  # no lifespan: no solver needed to save
+    client = TestClient(app, base_url="http://localhost")  # no lifespan: no solver needed to save
     client.post("/api/levels", json={"level": CORRIDOR, "title": "kept"})
-    again = TestClient(create_app(Settings(db=db, solvers=1, warm=False)))
+    again = TestClient(
+        create_app(Settings(db=db, solvers=1, warm=False)), base_url="http://localhost"
+    )
     assert again.get("/api/levels/mine/1").json()["title"] == "kept"
+
+
+def test_a_bad_level_field_is_said_in_words(client: TestClient) -> None:
+    level = {"width": "x", "height": 3, "walls": [], "goals": [], "boxes": [], "player": [1, 1]}
+    r = client.post("/api/check", json={"level": level})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert detail.startswith("level.width: ") and "integer" in detail and "'x'" in detail
+    assert "constrained-str" not in detail and "LevelJson" not in detail
+
+
+def test_the_access_log_has_one_line_per_request_and_no_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(db=str(tmp_path / "a.db"), solvers=1, warm=False, access_log=True)
+    app = create_app(settings)
+    client = TestClient(app, base_url="http://localhost")
+    with caplog.at_level("INFO", logger="sokoban.web.access"):
+        client.get("/api/health?token=secret123")
+        client.get("/api/me", headers={"Authorization": "Bearer secret456"})
+    lines = [r.getMessage() for r in caplog.records if r.name == "sokoban.web.access"]
+    assert len(lines) == 2 and " GET /api/health 200 " in lines[0] and " 401 " in lines[1]
+    assert not any("secret" in line for line in lines)

@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 from sokoban.cli import main
 from sokoban.errors import StoreError
-from sokoban.store import MIGRATIONS, Store, database_url, default_path
+from sokoban.migrations import MIGRATIONS, current_version, open_store
+from sokoban.store import database_url, default_path
 
 
 def run(*args: str, db: Path) -> object:
@@ -106,21 +107,21 @@ def test_default_path_and_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_migrations_are_recorded_and_sqlite_runs_wal(tmp_path: Path) -> None:
-    store = Store(tmp_path / "deep" / "s.db")
-    assert store.version == len(MIGRATIONS)
+    store = open_store(tmp_path / "deep" / "s.db")
+    assert current_version(store) == len(MIGRATIONS)
     with store.engine.connect() as conn:
         versions = conn.execute(sa.text("SELECT version FROM schema_version")).scalars().all()
         assert versions == list(range(1, len(MIGRATIONS) + 1))
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
     store.close()
-    again = Store(tmp_path / "deep" / "s.db")  # opening again applies nothing twice
-    assert again.version == len(MIGRATIONS)
+    again = open_store(tmp_path / "deep" / "s.db")  # upgrading again applies nothing twice
+    assert current_version(again) == len(MIGRATIONS)
     again.close()
 
 
 def test_a_newer_database_is_refused(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     with store.engine.begin() as conn:
         conn.execute(
             sa.text(
@@ -131,13 +132,13 @@ def test_a_newer_database_is_refused(tmp_path: Path) -> None:
         )
     store.close()
     with pytest.raises(StoreError, match="newer than this program"):
-        Store(tmp_path / "s.db")
+        open_store(tmp_path / "s.db")
 
 
 def test_saved_levels_keep_their_order(tmp_path: Path) -> None:
     from sokoban import Level
 
-    store = Store(tmp_path / "s.db")
+    store = open_store(tmp_path / "s.db")
     level = Level.from_xsb("#####\n#@$.#\n#####")
     assert [store.save_level(level, f"n{i}") for i in range(3)] == [1, 2, 3]
     assert [lv.title for lv in store.levels(1, 5)] == ["n1", "n2"]

@@ -23,8 +23,8 @@ with warnings.catch_warnings():
 
 from sokoban.records import DailyRow
 from sokoban.web import Settings, create_app
-from sokoban.web.daily import band_of, seed_of
-from sokoban.web.ratelimit import RateLimiter
+from sokoban.web.services.daily_maker import band_of, seed_of
+from sokoban.web.services.ratelimit import RateLimiter
 
 CORRIDOR = "#######\n#@ $ .#\n#######"  # solved by rRR: 3 moves, 2 pushes
 MADE: list[datetime.date] = []
@@ -46,8 +46,10 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(db: Path) -> Iterator[TestClient]:
-    settings = Settings(db=str(db), solvers=1, queue=2, warm=False, daily_maker=fake_daily)
-    with TestClient(create_app(settings)) as c:
+    settings = Settings(
+        db=str(db), solvers=1, queue=2, warm=False, daily_maker=fake_daily, signup_burst=1000
+    )
+    with TestClient(create_app(settings), base_url="http://localhost") as c:
         yield c
 
 
@@ -78,7 +80,10 @@ def error(response: object, status: int) -> str:
 
 
 def builtin(client: TestClient, index: int = 1) -> dict:
-    return client.get(f"/api/levels/builtin/{index}").json()
+    """A built-in level as the library has it, its stored solution included (the API
+    leaves that out while a race is run on the board, as the races of these tests are)."""
+    library = client.app.state.sokoban.library  # type: ignore[attr-defined]
+    return dict(library.level("builtin", index).model_dump(mode="json"))
 
 
 # --- players ----------------------------------------------------------------------------
@@ -363,13 +368,14 @@ def test_the_daily_level_survives_a_restart_and_a_new_generator(db: Path) -> Non
         return DailyRow(day, band_of(day), "#####\n#@$.#\n#####", "R", 1, 1, 0)
 
     with TestClient(
-        create_app(Settings(db=str(db), solvers=1, warm=False, daily_maker=other, daily_ahead=0))
+        create_app(Settings(db=str(db), solvers=1, warm=False, daily_maker=other, daily_ahead=0)),
+        base_url="http://localhost",
     ) as c:
         assert c.get("/api/daily").json()["level"]["xsb"] == CORRIDOR
 
 
 def test_streaks_count_days_in_a_row() -> None:
-    from sokoban.web.players import streaks
+    from sokoban.web.routers.players import streaks
 
     d = datetime.date(2026, 12, 10)
     days = {d - datetime.timedelta(days=i) for i in (1, 2, 3, 5, 6, 7, 8)}
@@ -426,6 +432,9 @@ def test_bad_races_are_refused(client: TestClient, body: dict, status: int) -> N
 def test_a_band_race_picks_a_level_of_the_band(client: TestClient) -> None:
     headers, _ = sign_up(client)
     code = new_race(client, headers, level_id=None, band="hard")
+    # The level is absent until the start: no one studies it in the lobby.
+    assert client.get(f"/api/races/{code}").json()["level"] is None
+    assert client.post(f"/api/races/{code}/start", headers=headers).status_code == 200
     level = client.get(f"/api/races/{code}").json()["level"]
     assert level["metadata"]["Difficulty"].endswith("(hard)") and level["solution"] is None
 
@@ -453,7 +462,7 @@ def test_a_race_over_websockets(client: TestClient) -> None:
     guest, b = sign_up(client)
     code = new_race(client, host)
     client.post(f"/api/races/{code}/join", headers=guest)
-    url = f"/api/races/{code}/ws"
+    url = f"ws://localhost/api/races/{code}/ws"
     with (
         client.websocket_connect(url) as ws_a,
         client.websocket_connect(url) as ws_b,
@@ -462,11 +471,12 @@ def test_a_race_over_websockets(client: TestClient) -> None:
         ws_a.send_json({"type": "auth", "token": host["Authorization"][7:]})
         ws_b.send_json({"type": "auth", "token": guest["Authorization"][7:]})
         first = receive_until(watcher, lambda m: m["type"] == "state")
-        assert first["status"] == "waiting" and first["level"]["solution"] is None
+        assert first["status"] == "waiting" and first["level"] is None  # shown at the start
         ws_a.send_json({"type": "progress", "lurd": "l"})
         assert "waiting" in receive_until(ws_a, lambda m: m["type"] == "error")["detail"]
         client.post(f"/api/races/{code}/start", headers=host)
-        receive_until(watcher, lambda m: m.get("status") == "running")
+        running = receive_until(watcher, lambda m: m.get("status") == "running")
+        assert running["level"]["xsb"] and running["level"]["solution"] is None
         ws_a.send_json({"type": "progress", "lurd": solution[:4]})
         seen = receive_until(
             ws_b, lambda m: m["type"] == "state" and any(p["moves"] == 4 for p in m["players"])
@@ -508,7 +518,7 @@ def test_a_race_over_websockets(client: TestClient) -> None:
 def test_a_malformed_message_closes_that_socket_only(client: TestClient, message: str) -> None:
     host, _ = sign_up(client)
     code = new_race(client, host)
-    url = f"/api/races/{code}/ws"
+    url = f"ws://localhost/api/races/{code}/ws"
     with client.websocket_connect(url) as bad, client.websocket_connect(url) as good:
         bad.send_json({"type": "auth", "token": host["Authorization"][7:]})
         receive_until(bad, lambda m: m["type"] == "state")
@@ -523,13 +533,13 @@ def test_a_malformed_message_closes_that_socket_only(client: TestClient, message
 
 
 def test_websocket_bad_race_or_token(client: TestClient) -> None:
-    with client.websocket_connect("/api/races/" + "C" * 22 + "/ws") as ws:
+    with client.websocket_connect("ws://localhost/api/races/" + "C" * 22 + "/ws") as ws:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4404
     host, _ = sign_up(client)
     code = new_race(client, host)
-    with client.websocket_connect(f"/api/races/{code}/ws?token=wrong") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws?token=wrong") as ws:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
     assert closed.value.code == 4401
@@ -561,7 +571,7 @@ def test_tokens_are_never_logged(client: TestClient, caplog: pytest.LogCaptureFi
     client.get("/api/me", headers=headers)
     client.post("/api/scores", headers=headers, json={"level_id": "builtin/1", "lurd": "x"})
     code = new_race(client, headers)
-    with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
         ws.send_json({"type": "auth", "token": body["token"]})
         ws.send_text("garbage")
     assert body["token"] not in caplog.text
@@ -570,7 +580,7 @@ def test_tokens_are_never_logged(client: TestClient, caplog: pytest.LogCaptureFi
 def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
     import sqlalchemy as sa
 
-    from sokoban.records import races
+    from sokoban.records.tables import races
 
     host, _ = sign_up(client)
     code = new_race(client, host)
@@ -579,7 +589,7 @@ def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
     soon = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=0.5)
     with compete.records.engine.begin() as conn:  # a time limit of half a second
         conn.execute(sa.update(races).where(races.c.code == code).values(ends_at=soon))
-    with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+    with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
         ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
         receive_until(ws, lambda m: m.get("status") == "running")
         ws.send_json({"type": "progress", "lurd": "l"})  # no need to send anything more:
@@ -590,7 +600,7 @@ def test_a_race_ends_when_time_runs_out(client: TestClient) -> None:
 
 
 def test_race_messages_are_rate_limited(client: TestClient) -> None:
-    from sokoban.web.compete import MESSAGE_RATE
+    from sokoban.web.services.compete import MESSAGE_RATE
 
     host, _ = sign_up(client)
     code = new_race(client, host)
@@ -598,7 +608,7 @@ def test_race_messages_are_rate_limited(client: TestClient) -> None:
     compete = client.app.state.compete  # type: ignore[attr-defined]
     saved, compete.message_limit = compete.message_limit, RateLimiter(1, 2)
     try:
-        with client.websocket_connect(f"/api/races/{code}/ws") as ws:
+        with client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws:
             ws.send_json({"type": "auth", "token": host["Authorization"][7:]})
             for _ in range(4):
                 ws.send_json({"type": "progress", "lurd": ""})
@@ -612,10 +622,149 @@ def test_race_messages_are_rate_limited(client: TestClient) -> None:
 def test_the_generator_makes_the_same_daily_level_twice() -> None:
     from sokoban.level import Level
     from sokoban.lurd import verify
-    from sokoban.web.daily import make_daily
+    from sokoban.web.services.daily_maker import make_daily
 
     monday = datetime.date(2026, 11, 30)
     first, again = make_daily(monday), make_daily(monday)
     assert first == again and first.band == "easy" and first.seed == seed_of(monday)
     played = verify(Level.from_xsb(first.xsb), first.solution)
     assert (played.metrics.moves, played.metrics.pushes) == (first.moves, first.pushes)
+
+
+# --- fair play --------------------------------------------------------------------------
+
+
+def test_an_assisted_solve_is_kept_but_not_ranked(client: TestClient) -> None:
+    helped, body = sign_up(client)
+    level = "builtin/2"
+    lurd = builtin(client, 2)["solution"]
+    r = client.post(
+        "/api/scores", headers=helped, json={"level_id": level, "lurd": lurd, "assisted": True}
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["assisted"] and r.json()["rank_moves"] is None
+    board = client.get("/api/leaderboard", params={"level": level, "limit": 100}).json()
+    assert body["name"] not in [e["name"] for e in board["entries"]]
+    progress = client.get("/api/me/progress", headers=helped).json()["levels"][level]
+    assert progress["moves"]["assisted"]  # solved, shown as assisted
+    # The server knows when its solver helped: a solve of this board with the token.
+    other, other_body = sign_up(client)
+    xsb = builtin(client, 3)["xsb"]
+    solved = client.post("/api/solve", headers=other, json={"level": xsb, "time_limit": 10})
+    assert solved.status_code == 200, solved.text
+    r = client.post(
+        "/api/scores",
+        headers=other,
+        json={"level_id": "builtin/3", "lurd": solved.json()["lurd"]},
+    )
+    assert r.status_code == 201 and r.json()["assisted"], r.text
+    board = client.get("/api/leaderboard", params={"level": "builtin/3", "limit": 100}).json()
+    assert other_body["name"] not in [e["name"] for e in board["entries"]]
+
+
+def test_no_solver_help_or_ghost_on_a_running_daily_or_race(client: TestClient) -> None:
+    headers, _ = sign_up(client)
+    daily = client.get("/api/daily").json()["level"]
+    daily_id = f"daily/{today()}"
+    played = CORRIDOR.replace("@ $", " @$")  # a position of today's board, one step in
+    for path in ("/api/solve", "/api/rewind"):
+        body: dict[str, object] = {"level": played}
+        if path == "/api/rewind":
+            body = {"level": daily["xsb"], "lurd": "r"}
+        assert "daily" in error(client.post(path, json=body), 403)
+    # Another player's solution of today's daily is not served while the day runs.
+    solver, _ = sign_up(client)
+    client.post("/api/scores", headers=solver, json={"level_id": daily_id, "lurd": "rRR"})
+    for source in ("leader", "optimal"):
+        error(client.get("/api/ghost", params={"level": daily_id, "source": source}), 403)
+    # A race's board: no solver, no leader's ghost, from its creation until it ends.
+    xsb = builtin(client, 4)["xsb"]
+    assert client.post("/api/solve", json={"level": xsb}).status_code == 200
+    new_race(client, headers, level_id="builtin/4", countdown=30)
+    assert "race" in error(client.post("/api/solve", json={"level": xsb}), 403)
+    error(client.get("/api/ghost", params={"level": "builtin/4", "source": "leader"}), 403)
+    assert client.get("/api/levels/builtin/4").json()["solution"] is None  # until it ends
+    page = client.get("/api/collections/builtin", params={"offset": 3, "limit": 2}).json()
+    assert page["levels"][0]["solution"] is None and page["levels"][1]["solution"]
+
+
+def test_lookalike_names_are_refused_and_recovery_codes_sign_in(client: TestClient) -> None:
+    stem = f"Alice{next(_names)}"
+    _, body = sign_up(client, stem)
+    for lookalike in ("\u0410" + stem[1:], stem.upper(), "\uff21" + stem[1:]):
+        assert "taken" in error(client.post("/api/players", json={"name": lookalike}), 409)
+    code = body["recovery"]
+    assert code and len(code.replace("-", "")) == 20
+    again = client.post(
+        "/api/players/recover", json={"name": stem.lower(), "recovery": code.lower()}
+    )
+    assert again.status_code == 200, again.text
+    token = again.json()["token"]
+    assert token != body["token"] and again.json()["recovery"] is None
+    me = client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
+    assert me["name"] == stem
+    wrong = {"name": stem, "recovery": "AAAA-AAAA-AAAA-AAAA-AAAA"}
+    error(client.post("/api/players/recover", json=wrong), 404)
+
+
+def test_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(db=str(tmp_path / "s.db"), solvers=1, warm=False, daily_ahead=-1)
+    app = create_app(settings)  # the default limit: a burst of five, then one a minute
+    with TestClient(app, base_url="http://localhost") as c:
+        codes = [c.post("/api/players", json={"name": f"burst{i}"}).status_code for i in range(8)]
+    assert codes[:5] == [201] * 5 and set(codes[5:]) == {429}
+
+
+def test_the_openapi_document_declares_the_bearer_scheme(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    me = doc["paths"]["/api/me"]["get"]
+    assert me["security"] == [{"HTTPBearer": []}] and "401" in me["responses"]
+
+
+def test_a_nested_message_closes_with_1008_and_no_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    headers, _ = sign_up(client)
+    code = new_race(client, headers)
+    with (
+        caplog.at_level("DEBUG"),
+        client.websocket_connect(f"ws://localhost/api/races/{code}/ws") as ws,
+    ):
+        ws.send_text("[" * 50_000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+    assert closed.value.code == 1008
+    assert not [r for r in caplog.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+def test_foreign_hosts_and_origins_are_refused(client: TestClient) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+    from starlette.websockets import WebSocketDisconnect
+
+    r = client.get("/", headers={"Host": "evil.example"})
+    assert r.status_code == 400
+    assert client.get("/static/app.js", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/api/health").status_code == 200  # localhost is ours
+    headers, _ = sign_up(client)
+    code = new_race(client, headers)
+    url = f"ws://localhost/api/races/{code}/ws"
+    with pytest.raises((WebSocketDisconnect, WebSocketDenialResponse)):
+        with client.websocket_connect(url, headers={"Origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect(url, headers={"Origin": "http://localhost"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+
+
+def test_merged_assisted_solutions_stay_off_the_boards(client: TestClient) -> None:
+    headers, body = sign_up(client)
+    lurd = builtin(client, 7)["solution"]
+    solutions = [{"level_id": "builtin/7", "lurd": lurd, "assisted": True}]
+    r = client.post("/api/me/progress", headers=headers, json={"solutions": solutions})
+    assert r.status_code == 200 and r.json()["accepted"] == 1, r.text
+    assert r.json()["levels"]["builtin/7"]["moves"]["assisted"]
+    board = client.get("/api/leaderboard", params={"level": "builtin/7", "limit": 100}).json()
+    assert body["name"] not in [e["name"] for e in board["entries"]]

@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 
 from sokoban.records import DailyRow
 from sokoban.web import Settings, create_app
-from sokoban.web.daily import band_of, seed_of
+from sokoban.web.services.daily_maker import band_of, seed_of
 
 
 def quick_daily(day: datetime.date) -> DailyRow:
@@ -36,7 +36,16 @@ EXAMPLES = 15
 
 _folder = Path(tempfile.mkdtemp(prefix="sokoban-fuzz-"))
 atexit.register(shutil.rmtree, _folder, ignore_errors=True)
-APP = create_app(Settings(db=str(_folder / "fuzz.db"), solvers=1, queue=2, daily_maker=quick_daily))
+APP = create_app(
+    Settings(
+        db=str(_folder / "fuzz.db"),
+        solvers=1,
+        queue=2,
+        daily_maker=quick_daily,
+        signup_burst=1_000_000,
+        allowed_hosts=("*",),  # schemathesis's requests name their own host
+    )
+)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 

@@ -1,5 +1,5 @@
-"""The solver pool on its own: the cache, shared running solves, the bound on slots, and
-recovery when a worker dies."""
+"""The solver pool on its own: the cache, shared running solves, the bound on slots, each
+client's share and its turn, and recovery when a worker dies."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from sokoban import Level
-from sokoban.web.pool import Busy, SolverPool
+from sokoban.web.services.pool import Busy, ShareUsed, SolverPool
 
 CORRIDOR = Level.from_xsb("#######\n#@ $ .#\n#######")
 OTHER = Level.from_xsb("#######\n#@$  .#\n#######")
@@ -59,3 +59,41 @@ def test_a_killed_worker_restarts_the_pool(pool: SolverPool) -> None:
         asyncio.run(pool.solve(OTHER, "fast", 3))
     answer, _ = asyncio.run(pool.solve(OTHER, "fast", 3))
     assert answer["status"] == "solved" and pool.pending == 0
+
+
+def test_one_client_cannot_take_every_slot(pool: SolverPool) -> None:
+    pool.share, pool.held["greedy"] = 1, 1  # the greedy client holds its one slot
+    try:
+        with pytest.raises(ShareUsed) as refused:
+            asyncio.run(pool.solve(OTHER, "bfs", 5, client="greedy"))
+        assert refused.value.retry_after >= 1 and pool.pending == 0
+        answer, _ = asyncio.run(pool.solve(OTHER, "bfs", 5, client="other"))  # a slot left
+        assert answer["status"] == "solved" and "other" not in pool.held  # given back
+    finally:
+        pool.share = None
+        pool.held.clear()
+
+
+def test_waiting_solves_take_turns_by_client(pool: SolverPool) -> None:
+    # One worker: the first solve runs, the rest wait. Client a asks three, then b one:
+    # b's is served next (it has none in the workers, a has one), before a's second.
+    boards = [f"#########\n#@ {' ' * i}$ .#\n#########" for i in range(4)]
+    done: list[str] = []
+
+    async def ask(name: str, board: str) -> None:
+        await pool.solve(Level.from_xsb(board), "bfs", 5, client=name)
+        done.append(name)
+
+    async def run() -> None:
+        tasks = [asyncio.create_task(ask("a", b)) for b in boards[:3]]
+        await asyncio.sleep(0)  # a's three are asked first
+        tasks.append(asyncio.create_task(ask("b", boards[3])))
+        await asyncio.gather(*tasks)
+
+    capacity, pool.capacity = pool.capacity, 8
+    try:
+        asyncio.run(run())
+    finally:
+        pool.capacity = capacity
+    assert done == ["a", "b", "a", "a"]
+    assert pool.pending == 0 and pool.in_workers == 0 and not pool.held and not pool.working

@@ -26,7 +26,7 @@ import pytest
 from sokoban.level import Level
 from sokoban.records import Records
 from sokoban.store import Store
-from sokoban.web.library import builtin_path
+from sokoban.web.services.library import builtin_path
 from sokoban.xsb import load
 
 #: What each server printed (checked for tokens).
@@ -167,7 +167,7 @@ def test_every_acknowledged_submission_survives_sigkill(tmp_path: Path) -> None:
     store = Store(db)
     import sqlalchemy as sa
 
-    from sokoban.records import players, scores
+    from sokoban.records.tables import players, scores
 
     with store.engine.connect() as conn:
         rows = conn.execute(

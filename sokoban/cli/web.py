@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -101,6 +102,13 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     help="Score submissions a second per player (ten times it per client address).",
 )
 @click.option(
+    "--signup-rate",
+    type=click.FloatRange(0.01, 1_000_000),
+    default=1.0,
+    show_default=True,
+    help="Sign-ups a minute per client address (bursts of five, or of the rate if larger).",
+)
+@click.option(
     "--daily-ahead",
     type=click.IntRange(-1, 60),
     default=7,
@@ -113,6 +121,29 @@ def get(app: Any, path: str) -> tuple[int, dict[str, str], bytes]:
     default=5.0,
     show_default=True,
     help="Seconds a solve gets when the request does not say (requests may ask up to 30).",
+)
+@click.option(
+    "--upgrade/--no-upgrade",
+    default=True,
+    show_default=True,
+    help="Bring the database's schema up to date at start; --no-upgrade refuses an old one.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A Host name the server answers (repeat for more; '*' any) [loopback and --host].",
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="warning",
+    show_default=True,
+    help="The server's log level.",
+)
+@click.option(
+    "--access-log", is_flag=True, help="Log one line per request (never a token or a query)."
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the game in the browser.")
 @click.option(
@@ -131,8 +162,13 @@ def serve(
     solvers: int | None,
     queue: int,
     rate: float,
+    signup_rate: float,
     daily_ahead: int,
     time_limit: float,
+    upgrade: bool,
+    allowed_hosts: tuple[str, ...],
+    log_level: str,
+    access_log: bool,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
@@ -160,8 +196,13 @@ def serve(
             solvers,
             queue,
             rate,
+            signup_rate,
             daily_ahead,
             time_limit,
+            upgrade,
+            allowed_hosts,
+            log_level,
+            access_log,
             open_browser,
             get_path,
         )
@@ -175,12 +216,20 @@ def _serve(
     solvers: int | None,
     queue: int,
     rate: float,
+    signup_rate: float,
     daily_ahead: int,
     time_limit: float,
+    upgrade: bool,
+    allowed_hosts: tuple[str, ...],
+    log_level: str,
+    access_log: bool,
     open_browser: bool,
     get_path: str | None,
 ) -> None:
     from sokoban.web import Settings, create_app
+    from sokoban.web.settings import LOOPBACK
+
+    hosts = allowed_hosts or LOOPBACK + ((host,) if host not in ("0.0.0.0", "::", "") else ())
 
     settings = Settings(
         collections=files,
@@ -189,8 +238,13 @@ def _serve(
         queue=queue,
         rate=rate,
         address_rate=10 * rate,
+        signup_rate=signup_rate / 60,
+        signup_burst=max(5, int(signup_rate)),
         daily_ahead=daily_ahead,
         time_limit=time_limit,
+        upgrade=upgrade,
+        allowed_hosts=tuple(hosts),
+        access_log=access_log,
     )
     app = create_app(settings)
     if get_path is not None:
@@ -202,10 +256,18 @@ def _serve(
         if status >= 400:
             raise SokobanError(f"GET {get_path} answered {status}")
         return
-    _run(app, host, port, open_browser, settings.processes)
+    _run(app, host, port, open_browser, settings.processes, log_level, access_log)
 
 
-def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> None:
+def _run(
+    app: Any,
+    host: str,
+    port: int,
+    open_browser: bool,
+    processes: int,
+    log_level: str = "warning",
+    access_log: bool = False,
+) -> None:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -233,11 +295,22 @@ def _run(app: Any, host: str, port: int, open_browser: bool, processes: int) -> 
     )
     # Race states are small and frequent: compressing each for every socket costs more
     # CPU than the bytes it saves on a local network.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    ours = logging.getLogger("sokoban")
+    ours.addHandler(handler)
+    ours.setLevel(log_level.upper())
+    ours.propagate = False
+    if access_log:
+        logging.getLogger("sokoban.web.access").setLevel(logging.INFO)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level="warning",
+        log_level=log_level,
+        # uvicorn's own access log would print query strings (a socket's token): ours
+        # (Settings.access_log) does not.
+        access_log=False,
         lifespan="on",
         ws_per_message_deflate=False,
     )

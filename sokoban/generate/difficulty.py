@@ -23,7 +23,7 @@ import dataclasses
 import math
 
 from sokoban.level import Level
-from sokoban.lurd import Solution, replay
+from sokoban.lurd import Metrics, Solution, replay
 
 #: Weights of the score: ``score = pushes + W_CHANGES * box_changes + W_NODES * log2(1 +
 #: nodes / NODES_UNIT)``.
@@ -61,20 +61,15 @@ def score(pushes: int, box_changes: int, nodes: int) -> float:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Difficulty:
-    """Measures of a level from its optimal solution and the solver's search.
+class Difficulty(Metrics):
+    """Measures of a level from its optimal solution and the solver's search: the
+    solution's :class:`~sokoban.lurd.Metrics`, and more.
 
     ``walk_ratio`` is walking steps per push, ``cells_visited`` the distinct cells the
     player stands on while solving (start included), ``nodes`` the states the solver
     expanded. ``score`` and ``band`` combine them (see :func:`score`).
     """
 
-    moves: int
-    pushes: int
-    box_lines: int
-    box_changes: int
-    pushing_sessions: int
-    player_lines: int
     walk_ratio: float
     cells_visited: int
     nodes: int
@@ -104,12 +99,7 @@ def measure(level: Level, solution: Solution | str, nodes: int) -> Difficulty:
         visited.add(cell)
     s = score(m.pushes, m.box_changes, nodes)
     return Difficulty(
-        moves=m.moves,
-        pushes=m.pushes,
-        box_lines=m.box_lines,
-        box_changes=m.box_changes,
-        pushing_sessions=m.pushing_sessions,
-        player_lines=m.player_lines,
+        **dataclasses.asdict(m),
         walk_ratio=round((m.moves - m.pushes) / m.pushes, 3) if m.pushes else 0.0,
         cells_visited=len(visited),
         nodes=int(nodes),

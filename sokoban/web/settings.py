@@ -15,9 +15,11 @@ from fastapi import Request
 if TYPE_CHECKING:
     from sokoban.records import DailyRow
     from sokoban.store import Store
-    from sokoban.web.library import Library
-    from sokoban.web.pool import SolverPool
+    from sokoban.web.services.library import Library
+    from sokoban.web.services.pool import SolverPool
 
+#: The host names of the loopback interface: what a server answers by default.
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
 #: Longest time a solve may be given, in seconds.
 MAX_TIME_LIMIT = 30.0
 
@@ -42,6 +44,15 @@ class Settings:
       this process instead of the generator in a background process (tests).
     - ``rate``: score submissions and race messages per second per player (bursts of
       four times as many); ``address_rate``: the same per client address.
+    - ``signup_rate``, ``signup_burst``: sign-ups per second per client address, and how
+      many may come at once.
+    - ``upgrade``: bring the database's schema up to date at start-up; ``False`` refuses
+      to start on an old schema (``sokoban db upgrade`` first).
+    - ``solver_share``: solver slots (running or queued) one client may hold at once.
+    - ``allowed_hosts``: the ``Host`` names the server answers (400 for others, against
+      DNS rebinding; ``"*"`` for any); a WebSocket's ``Origin`` must be its own host.
+    - ``access_log``: one line per request on the ``sokoban.web.access`` logger (method,
+      path without its query, status, milliseconds: never a token).
     """
 
     collections: tuple[Path, ...] = ()
@@ -57,6 +68,12 @@ class Settings:
     daily_maker: Callable[[datetime.date], DailyRow] | None = None
     rate: float = 5.0
     address_rate: float = 50.0
+    signup_rate: float = 1 / 60
+    signup_burst: int = 5
+    upgrade: bool = True
+    solver_share: int = 2
+    allowed_hosts: tuple[str, ...] = LOOPBACK
+    access_log: bool = False
 
     def __post_init__(self) -> None:
         if self.solvers is not None and self.solvers < 1:

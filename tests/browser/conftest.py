@@ -32,7 +32,13 @@ from sokoban.web import Settings, create_app
 db, port, *files = sys.argv[1:]
 # Today's daily level only: the days ahead would cost the tests CPU they do not use.
 app = create_app(
-    Settings(db=db, solvers=1, daily_ahead=0, collections=tuple(Path(f) for f in files))
+    Settings(
+        db=db,
+        solvers=1,
+        daily_ahead=0,
+        collections=tuple(Path(f) for f in files),
+        signup_burst=1000,
+    )
 )
 uvicorn.run(app, host="127.0.0.1", port=int(port), log_level="warning")
 """

@@ -17,8 +17,8 @@ from sokoban import slc
 from sokoban.errors import LevelNotFoundError, SokobanError
 from sokoban.level import Level
 from sokoban.store import Store
-from sokoban.web.convert import level_out
-from sokoban.web.models import CollectionSummary, LevelOut
+from sokoban.web.models.convert import level_out
+from sokoban.web.models.game import CollectionSummary, LevelOut
 
 BUILTIN = "builtin"
 MINE = "mine"

@@ -10,9 +10,8 @@ from fastapi import APIRouter, Depends, Path, Query
 from sokoban import xsb
 from sokoban.errors import SokobanError, XsbError
 from sokoban.level import Level
-from sokoban.web.convert import level_out
-from sokoban.web.library import MINE
-from sokoban.web.models import (
+from sokoban.web.models.convert import level_out
+from sokoban.web.models.game import (
     CollectionOut,
     CollectionSummary,
     ErrorOut,
@@ -22,6 +21,9 @@ from sokoban.web.models import (
     ParseOut,
     SaveIn,
 )
+from sokoban.web.routers.deps import compete
+from sokoban.web.services.compete import Compete
+from sokoban.web.services.library import MINE
 from sokoban.web.settings import AppState, state
 
 router = APIRouter(prefix="/api", tags=["levels"])
@@ -49,17 +51,19 @@ def collections(app: Annotated[AppState, Depends(state)]) -> list[CollectionSumm
 def collection(
     cid: Annotated[str, Path(max_length=100)],
     app: Annotated[AppState, Depends(state)],
+    c: Annotated[Compete, Depends(compete)],
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = MAX_PAGE,
 ) -> CollectionOut:
-    """A page of a collection's levels (``offset`` 0-based, at most ``limit`` levels)."""
+    """A page of a collection's levels (``offset`` 0-based, at most ``limit`` levels); the
+    stored solution of a board a race is run on is left out until it ends."""
     count = app.library.count(cid)
     return CollectionOut(
         id=cid,
         title=app.library.title(cid),
         count=count,
         offset=offset,
-        levels=app.library.page(cid, offset, limit),
+        levels=c.fair.hide_solutions(app.library.page(cid, offset, limit)),
     )
 
 
@@ -68,9 +72,12 @@ def level(
     cid: Annotated[str, Path(max_length=100)],
     index: Annotated[int, Path(ge=1, le=10_000_000)],
     app: Annotated[AppState, Depends(state)],
+    c: Annotated[Compete, Depends(compete)],
 ) -> LevelOut:
-    """Level ``index`` (1-based) of collection ``cid``."""
-    return app.library.level(cid, index)
+    """Level ``index`` (1-based) of collection ``cid`` (its stored solution left out while
+    a race is run on its board)."""
+    (out,) = c.fair.hide_solutions([app.library.level(cid, index)])
+    return out
 
 
 @router.post("/parse", response_model=ParseOut, responses=BAD)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 from fastapi import APIRouter
 
 from sokoban.lurd import replay
-from sokoban.web.convert import to_level
-from sokoban.web.models import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
+from sokoban.web.models.convert import to_level
+from sokoban.web.models.game import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
 
 router = APIRouter(prefix="/api", tags=["play"])
 
@@ -42,18 +45,9 @@ def check(body: CheckIn) -> CheckOut:
         }
     },
 )
-def verify(body: VerifyIn) -> VerifyOut:
-    """Play a solution (LURD) from a position: whether it solves it and its metrics. An
-    illegal step is a 422 naming the step's index."""
+def verify(body: VerifyIn) -> dict[str, Any]:
+    """Play a solution (LURD) from a position: whether it solves it and its metrics (those
+    of :class:`sokoban.lurd.Metrics`). An illegal step is a 422 naming the step's index."""
     level = to_level(body.level)
     played = replay(level, body.solution)
-    m = played.metrics
-    return VerifyOut(
-        solved=played.is_solved,
-        moves=m.moves,
-        pushes=m.pushes,
-        box_lines=m.box_lines,
-        box_changes=m.box_changes,
-        pushing_sessions=m.pushing_sessions,
-        player_lines=m.player_lines,
-    )
+    return {"solved": played.is_solved, **dataclasses.asdict(played.metrics)}

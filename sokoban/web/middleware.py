@@ -1,12 +1,15 @@
-"""ASGI middleware on every response: security headers, and a cap on request bodies.
+"""ASGI middleware on every response: security headers, a cap on request bodies, and
+the access log (one line per request, off by default).
 
-Both are plain ASGI (not Starlette's ``BaseHTTPMiddleware``) so that they see every
+They are plain ASGI (not Starlette's ``BaseHTTPMiddleware``) so that they see every
 response, static files and errors included, and can refuse a body as it streams in.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from typing import Any
 
 Scope = dict[str, Any]
@@ -114,3 +117,47 @@ class BodyLimit:
             return dict(await receive())
 
         await self.app(scope, replay, send)
+
+
+access = logging.getLogger("sokoban.web.access")
+
+
+class AccessLog:
+    """One line per request on the ``sokoban.web.access`` logger: the client, the method,
+    the path (never its query string, which may hold a race socket's token), the status
+    and the milliseconds taken. Headers are never logged."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "websocket.accept":
+                status = 101
+            elif message["type"] == "websocket.close" and not status:
+                status = 403
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            client = scope.get("client") or ("-", 0)
+            method = scope.get("method", "WS")
+            path = "".join(ch if ch.isprintable() else "?" for ch in scope.get("path", ""))
+            access.info(
+                "%s %s %s %d %.1f ms",
+                client[0],
+                method,
+                path[:300],
+                status,
+                (time.perf_counter() - started) * 1000,
+            )

@@ -1,5 +1,6 @@
 """Routes that run the solver: solve a position, rewind a history to its last solvable
-position, and the list of methods. Solves run in the solver pool (:mod:`sokoban.web.pool`)."""
+position, and the list of methods. Solves run in the solver pool
+(:mod:`sokoban.web.services.pool`)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ import time
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, HTTPException, Request
 
 from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.lurd import Solution, replay
-from sokoban.web.convert import to_level
-from sokoban.web.models import (
+from sokoban.records import Player
+from sokoban.web.models.convert import to_level
+from sokoban.web.models.game import (
     ErrorOut,
     MethodOut,
     RewindIn,
@@ -22,6 +24,8 @@ from sokoban.web.models import (
     SolveOut,
     StepErrorOut,
 )
+from sokoban.web.routers.deps import compete, optional_player
+from sokoban.web.services.compete import Compete, client_address
 from sokoban.web.settings import MAX_TIME_LIMIT, AppState, state
 
 router = APIRouter(prefix="/api", tags=["solve"])
@@ -30,11 +34,28 @@ router = APIRouter(prefix="/api", tags=["solve"])
 MAX_HISTORY = 100_000
 
 BUSY: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": ErrorOut,
+        "description": "the board is today's daily level or a race's: no solver help while it runs",
+    },
+    429: {
+        "model": ErrorOut,
+        "description": "this client holds its share of the solvers: retry after Retry-After",
+    },
     503: {
         "model": ErrorOut,
         "description": "every solver is busy: try again after the Retry-After seconds",
-    }
+    },
 }
+
+
+def _fair(c: Compete, player: Player | None, level: Level) -> None:
+    """403 on a board competed on now; else the help noted for the player's scores."""
+    running = c.fair.running(level)
+    if running is not None:
+        raise HTTPException(403, f"no solver help on {running} while it runs")
+    if player is not None:
+        c.fair.note_help(player.id, level)
 
 
 def _methods() -> dict[str, Any]:
@@ -64,17 +85,25 @@ def methods() -> list[MethodOut]:
     response_model=SolveOut,
     responses={422: {"model": ErrorOut, "description": "bad level or method"}, **BUSY},
 )
-async def solve(body: SolveIn, app: Annotated[AppState, Depends(state)]) -> SolveOut:
+async def solve(
+    body: SolveIn,
+    request: Request,
+    app: Annotated[AppState, Depends(state)],
+    c: Annotated[Compete, Depends(compete)],
+    player: Annotated[Player | None, Depends(optional_player)],
+) -> SolveOut:
     """Solve a position within ``time_limit`` seconds (at most 30) with a method of
     ``/api/methods`` (``fast`` by default). Identical requests are answered from a cache
-    (``cached``)."""
+    (``cached``). Not on today's daily level or a race's while it runs (403); a signed-in
+    player's later score on this board is kept as assisted."""
     # Reading a large board takes milliseconds: off the event loop.
     level = await anyio.to_thread.run_sync(lambda: _playable(to_level(body.level)))
+    await anyio.to_thread.run_sync(_fair, c, player, level)
     if body.method not in _methods():
         names = ", ".join(sorted(_methods()))
         raise SokobanError(f"unknown method {body.method!r}; choose from {names}")
     limit = body.time_limit or app.settings.time_limit
-    answer, cached = await app.pool.solve(level, body.method, limit)
+    answer, cached = await app.pool.solve(level, body.method, limit, client_address(request))
     return SolveOut(**answer, cached=cached)
 
 
@@ -86,14 +115,21 @@ async def solve(body: SolveIn, app: Annotated[AppState, Depends(state)]) -> Solv
         **BUSY,
     },
 )
-async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> RewindOut:
+async def rewind(
+    body: RewindIn,
+    request: Request,
+    app: Annotated[AppState, Depends(state)],
+    c: Annotated[Compete, Depends(compete)],
+    player: Annotated[Player | None, Depends(optional_player)],
+) -> RewindOut:
     """The longest prefix of a history (LURD) whose end position is still solvable.
 
     Solvability only ever goes from yes to no along a history, so a binary search of
     solves finds the last good step; the cheap check settles dead positions without a
     search. A position not settled within the time limit counts as unsolvable, so the
     answer may rewind further than needed but never to a dead position proven solvable.
-    Every solve of the search together stops after 30 s.
+    Every solve of the search together stops after 30 s. The same fair-play rules as
+    ``/api/solve``.
     """
     from sokoban.solve.check import check
 
@@ -105,6 +141,8 @@ async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> Re
         return level, steps
 
     level, steps = await anyio.to_thread.run_sync(prepare)
+    await anyio.to_thread.run_sync(_fair, c, player, level)
+    client = client_address(request)
     limit = body.time_limit or app.settings.time_limit
     deadline = time.monotonic() + MAX_TIME_LIMIT
     known: dict[int, dict[str, Any]] = {}
@@ -122,7 +160,7 @@ async def rewind(body: RewindIn, app: Annotated[AppState, Depends(state)]) -> Re
         left = deadline - time.monotonic()
         if left <= 0.05:
             return {"status": "time limit", "lurd": None}
-        answer, _ = await app.pool.solve(position, "fast", round(min(limit, left), 2))
+        answer, _ = await app.pool.solve(position, "fast", round(min(limit, left), 2), client)
         known[k] = answer
         return answer
 

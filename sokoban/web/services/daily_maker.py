@@ -23,19 +23,16 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Path
+from fastapi import HTTPException
 
 from sokoban.errors import LevelNotFoundError
 from sokoban.records import DailyRow, Records, now
-from sokoban.web.compete import BAD, DAILY, Compete, Resolved, compete, resolved_daily
-from sokoban.web.compete_models import DailyOut, DailySummary
-from sokoban.web.models import ErrorOut, Optimal
+from sokoban.web.models.compete import DailyOut
+from sokoban.web.models.game import Optimal
+from sokoban.web.services.compete import DAILY, Resolved, resolved_daily
 
 log = logging.getLogger("sokoban.web.daily")
-
-router = APIRouter(prefix="/api", tags=["daily"], responses=BAD)
 
 #: The band of each weekday, Monday first.
 WEEKDAY_BANDS = ("easy", "easy", "medium", "medium", "hard", "hard", "expert")
@@ -246,46 +243,3 @@ def daily_out(row: DailyRow) -> DailyOut:
         next_at=next_at,
         seconds_left=max(0, int((next_at - current).total_seconds())),
     )
-
-
-NOT_READY: dict[int | str, dict[str, Any]] = {
-    503: {"model": ErrorOut, "description": "the level is still being made"}
-}
-
-
-@router.get("/daily", response_model=DailyOut, responses=NOT_READY)
-async def today(c: Annotated[Compete, Depends(compete)]) -> DailyOut:
-    """Today's (UTC) level, its par, and when the next one comes. Its leaderboard is the
-    leaderboard of level ``daily/YYYY-MM-DD``."""
-    return daily_out(await c.daily.row(now().date()))
-
-
-@router.get("/daily/archive", response_model=list[DailySummary])
-async def archive(c: Annotated[Compete, Depends(compete)]) -> list[DailySummary]:
-    """Past days and today, newest first (a year at most)."""
-    rows = await asyncio.to_thread(c.records.daily_days, now().date())
-    return [
-        DailySummary(date=r.day, band=r.band, par=Optimal(moves=r.moves, pushes=r.pushes))  # type: ignore[arg-type]
-        for r in rows
-    ]
-
-
-@router.get(
-    "/daily/{day}",
-    response_model=DailyOut,
-    responses={404: {"model": ErrorOut, "description": "a day to come or not stored"}, **NOT_READY},
-)
-async def on_day(
-    day: Annotated[datetime.date, Path(description="YYYY-MM-DD")],
-    c: Annotated[Compete, Depends(compete)],
-) -> DailyOut:
-    """A past day's level (or today's); days to come are not shown."""
-    today_ = now().date()
-    if day > today_:
-        raise LevelNotFoundError(f"no daily level for {day} yet: it is still to come")
-    if day < today_:
-        row = await asyncio.to_thread(c.records.daily, day)
-        if row is None:
-            raise LevelNotFoundError(f"no daily level for {day}: the archive starts later")
-        return daily_out(row)
-    return daily_out(await c.daily.row(day))

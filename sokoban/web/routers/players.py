@@ -16,8 +16,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from sokoban.errors import SokobanError
 from sokoban.lurd import verify
 from sokoban.records import NameTakenError, Player, hash_secret, now
-from sokoban.web.compete import BAD, Compete, compete, current_player
-from sokoban.web.compete_models import (
+from sokoban.web.models.compete import (
     Best,
     ClaimIn,
     MeOut,
@@ -26,10 +25,13 @@ from sokoban.web.compete_models import (
     PlayerOut,
     ProgressIn,
     ProgressOut,
+    RecoverIn,
     Refused,
     TransferOut,
 )
-from sokoban.web.models import ErrorOut
+from sokoban.web.models.game import ErrorOut
+from sokoban.web.routers.deps import BAD, compete, current_player
+from sokoban.web.services.compete import Compete, client_address, too_many
 
 router = APIRouter(prefix="/api", tags=["players"], responses=BAD)
 
@@ -38,6 +40,8 @@ TRANSFER_LIFE = datetime.timedelta(minutes=10)
 #: Letters of a transfer code: no 0/O, 1/I/L to misread; 10 of them are 50 bits.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 10
+#: Letters of a recovery code: 20 of them are 99 bits.
+RECOVERY_LENGTH = 20
 
 AUTH: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "no token or an unknown one"}
@@ -73,15 +77,52 @@ def _code_key(code: str) -> str:
     responses={409: {"model": ErrorOut, "description": "the name is taken"}, **LIMITED},
 )
 def sign_up(body: PlayerIn, request: Request, c: Annotated[Compete, Depends(compete)]) -> PlayerOut:
-    """Pick a display name: the answer holds the player's secret token, shown only here."""
+    """Pick a display name: the answer holds the player's secret token and a recovery
+    code, shown only here. A name is refused when it, or a name it cannot be told from
+    ("Аlice" with a Cyrillic "А" beside "Alice"), is in use. Sign-ups are limited per
+    client address (429 with Retry-After)."""
     c.limit(request, None)
+    too_many(c.signup_limit.take(f"s:{client_address(request)}"))
     name = check_name(body.name)
     token = new_token()
+    recovery = new_code(RECOVERY_LENGTH)
     try:
-        player = c.records.add_player(name, hash_secret(token))
+        player = c.records.add_player(name, hash_secret(token), hash_secret(recovery))
     except NameTakenError:
-        raise HTTPException(409, f"the name {name!r} is taken; pick another") from None
-    return PlayerOut(id=player.id, name=player.name, token=token)
+        raise HTTPException(
+            409, f"the name {name!r} is taken (or one that looks the same); pick another"
+        ) from None
+    return PlayerOut(id=player.id, name=player.name, token=token, recovery=_grouped(recovery))
+
+
+@router.post(
+    "/players/recover",
+    response_model=PlayerOut,
+    responses={404: {"model": ErrorOut, "description": "no such name and code"}, **LIMITED},
+)
+def recover(
+    body: RecoverIn, request: Request, c: Annotated[Compete, Depends(compete)]
+) -> PlayerOut:
+    """Sign in again with the name and the recovery code sign-up gave: a new token (the
+    code stays valid). Tries are limited per address as sign-ups are."""
+    c.limit(request, None)
+    too_many(c.signup_limit.take(f"r:{client_address(request)}"))
+    token = new_token()
+    player = c.records.recover(body.name.strip(), hash_secret(_code_key(body.recovery)),
+                               hash_secret(token))  # fmt: skip
+    if player is None:
+        raise HTTPException(404, "no player with that name and recovery code")
+    return PlayerOut(id=player.id, name=player.name, token=token, recovery=None)
+
+
+def new_code(length: int) -> str:
+    """A code of ``length`` letters of :data:`CODE_ALPHABET`."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def _grouped(code: str) -> str:
+    """A code as shown: groups of four letters (the dashes are ignored when typed)."""
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
 
 
 def streaks(days: set[datetime.date], today: datetime.date) -> tuple[int, int]:
@@ -125,7 +166,7 @@ def transfer(
     """A code to sign in on another device (single use, ten minutes; a new one replaces
     the old)."""
     c.limit(request, player)
-    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    code = new_code(CODE_LENGTH)
     expires = now() + TRANSFER_LIFE
     c.records.add_transfer(player.id, hash_secret(code), expires)
     return TransferOut(code=f"{code[:5]}-{code[5:]}", expires_at=expires)
@@ -143,7 +184,7 @@ def claim(body: ClaimIn, request: Request, c: Annotated[Compete, Depends(compete
     player = c.records.claim_transfer(hash_secret(_code_key(body.code)), hash_secret(token))
     if player is None:
         raise HTTPException(404, "unknown, used or expired transfer code")
-    return PlayerOut(id=player.id, name=player.name, token=token)
+    return PlayerOut(id=player.id, name=player.name, token=token, recovery=None)
 
 
 def _progress(c: Compete, player: Player) -> dict[str, dict[str, Best]]:
@@ -169,8 +210,8 @@ def merge(
     c: Annotated[Compete, Depends(compete)],
 ) -> MergeOut:
     """Merge the browser's solutions after signing in: each is verified on its level and
-    kept as a score; the ones that do not play are listed, not fatal. The answer is the
-    merged progress."""
+    kept as a score (assisted, off the boards, when it says so); the ones that do not play
+    are listed, not fatal. The answer is the merged progress."""
     c.limit(request, player)
     accepted = 0
     refused: list[Refused] = []
@@ -194,6 +235,7 @@ def merge(
                 played.metrics.pushes,
                 lurd,
                 conn=conn,
+                assisted=item.assisted or c.fair.helped(player.id, resolved.level),
             )
             accepted += 1
     return MergeOut(accepted=accepted, refused=refused, levels=_progress(c, player))

@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sokoban import __version__
-from sokoban.web.models import HealthOut
+from sokoban.web.models.game import HealthOut
 from sokoban.web.settings import AppState, state
 
 router = APIRouter()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sokoban.errors import SokobanError
 from sokoban.level import Level
 from sokoban.lurd import replay
-from sokoban.web.models import LevelIn, LevelJson, LevelOut, Optimal
+from sokoban.web.models.game import LevelIn, LevelJson, LevelOut, Optimal
 
 
 def _cells(level: Level, cells: frozenset[int]) -> list[list[int]]:

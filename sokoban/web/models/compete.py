@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from sokoban.web.models import MAX_LURD, LevelOut, Optimal, Strict
+from sokoban.web.models.game import MAX_LURD, LevelOut, Optimal, Strict
 
 #: A level id: ``collection/index`` or ``daily/YYYY-MM-DD``.
 LevelId = Annotated[str, Field(min_length=3, max_length=120, pattern=r"^[A-Za-z0-9_.-]+/[0-9-]+$")]
@@ -28,6 +28,16 @@ class PlayerOut(BaseModel):
     id: int
     name: str
     token: str = Field(description="send as 'Authorization: Bearer <token>'; keep it secret")
+    recovery: str | None = Field(
+        None,
+        description="the recovery code (sign-up only): with the name it signs in again "
+        "(POST /api/players/recover) should the token be lost; keep it somewhere safe",
+    )
+
+
+class RecoverIn(Strict):
+    name: str = Field(min_length=1, max_length=32)
+    recovery: str = Field(min_length=1, max_length=60, description="the code sign-up gave")
 
 
 class MeOut(BaseModel):
@@ -51,6 +61,7 @@ class Best(BaseModel):
     moves: int
     pushes: int
     lurd: str
+    assisted: bool = Field(False, description="made with a hint, the solver or the rewind")
 
 
 class ProgressOut(BaseModel):
@@ -62,6 +73,7 @@ class ProgressOut(BaseModel):
 class SolutionIn(Strict):
     level_id: LevelId
     lurd: str = Field(max_length=MAX_LURD)
+    assisted: bool = Field(False, description="made with a hint, the solver or the rewind")
 
 
 class ProgressIn(Strict):
@@ -85,15 +97,22 @@ class ScoreIn(Strict):
     seconds: float | None = Field(
         None, ge=0, le=86_400, description="how long the solve took (a ghost's pace only)"
     )
+    assisted: bool = Field(
+        False,
+        description="the solve used a hint, the solver or the rewind: kept, never ranked",
+    )
 
 
 class ScoreOut(BaseModel):
     level_id: str
     moves: int
     pushes: int
-    rank_moves: int
-    rank_pushes: int
+    rank_moves: int | None = Field(description="null when the player has no ranked solve")
+    rank_pushes: int | None = Field(description="null when the player has no ranked solve")
     improved: bool = Field(description="a new best of the player on either board")
+    assisted: bool = Field(
+        False, description="kept as assisted (the page said so, or the server helped)"
+    )
 
 
 class EntryOut(BaseModel):
@@ -164,7 +183,9 @@ class RacerOut(BaseModel):
 class RaceState(BaseModel):
     code: str
     status: Literal["waiting", "countdown", "running", "finished"]
-    level: LevelOut
+    level: LevelOut | None = Field(
+        description="the race's level, from the start on (null while waiting and counting down)"
+    )
     boxes: int = Field(description="boxes on the board (all on goals is solved)")
     time_limit: int
     countdown: int

@@ -15,15 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from sokoban.errors import LevelNotFoundError
 from sokoban.lurd import verify
 from sokoban.records import Entry, Player, now
-from sokoban.web.compete import (
-    BAD,
-    DAILY,
-    Compete,
-    compete,
-    current_player,
-    optional_player,
-)
-from sokoban.web.compete_models import (
+from sokoban.web.models.compete import (
     Board,
     EntryOut,
     GhostOut,
@@ -32,7 +24,9 @@ from sokoban.web.compete_models import (
     ScoreIn,
     ScoreOut,
 )
-from sokoban.web.models import ErrorOut, StepErrorOut
+from sokoban.web.models.game import ErrorOut, StepErrorOut
+from sokoban.web.routers.deps import BAD, compete, current_player, optional_player
+from sokoban.web.services.compete import DAILY, Compete
 
 router = APIRouter(prefix="/api", tags=["scores"], responses=BAD)
 
@@ -68,13 +62,15 @@ def submit(
     c: Annotated[Compete, Depends(compete)],
 ) -> ScoreOut:
     """Submit a solution of a level: replayed on the stored level, kept (committed before
-    the answer), ranked on both boards."""
+    the answer), ranked on both boards. An assisted solve (``assisted``, or the server's
+    solver ran on this level for this player) is kept but not ranked."""
     c.limit(request, player)
     resolved = c.resolve(body.level_id)
     played = verify(resolved.level, body.lurd)
     moves, pushes = played.metrics.moves, played.metrics.pushes
+    assisted = body.assisted or c.fair.helped(player.id, resolved.level)
     improved, rank_moves, rank_pushes = c.records.submit(
-        player.id, body.level_id, moves, pushes, played.solution.lurd(), body.seconds
+        player.id, body.level_id, moves, pushes, played.solution.lurd(), body.seconds, assisted
     )
     return ScoreOut(
         level_id=body.level_id,
@@ -83,6 +79,7 @@ def submit(
         rank_moves=rank_moves,
         rank_pushes=rank_pushes,
         improved=improved,
+        assisted=assisted,
     )
 
 
@@ -117,6 +114,7 @@ def leaderboard(
     response_model=GhostOut,
     responses={
         401: {"model": ErrorOut, "description": "source best needs a signed-in player"},
+        403: {"model": ErrorOut, "description": "the board is competed on now"},
         404: {"model": ErrorOut, "description": "no such level, or no such solution yet"},
     },
 )
@@ -127,13 +125,18 @@ def ghost(
     source: Annotated[Literal["best", "leader", "optimal"], Query()] = "leader",
 ) -> GhostOut:
     """A stored solution to race against as a ghost: the player's best (fewest moves), the
-    leader's, or the optimum (not for today's daily level while the day lasts)."""
+    leader's, or the optimum. No one else's solution of today's daily level or of a
+    running race's level is served while it runs (403)."""
     resolved = c.resolve(level)
+    if source != "best":
+        if level == f"{DAILY}/{now().date().isoformat()}":
+            raise HTTPException(403, f"today's {source} solution is shown tomorrow")
+        closed = c.fair.running(resolved.level)
+        if closed is not None:
+            raise HTTPException(403, f"no ghost of {closed} while it runs")
     if source == "optimal":
         if resolved.solution is None:
             raise LevelNotFoundError(f"no known optimal solution of {level!r}")
-        if level == f"{DAILY}/{now().date().isoformat()}":
-            raise HTTPException(403, "today's optimum is shown tomorrow")
         moves = sum(1 for ch in resolved.solution if ch.isalpha())
         return GhostOut(name="optimum", lurd=resolved.solution, seconds=moves * GHOST_PACE)
     if source == "best":

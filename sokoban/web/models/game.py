@@ -1,18 +1,21 @@
 """The JSON the web API reads and writes: one pydantic model per request and answer.
 
 Cells are ``[row, col]``, 0-based. A request that carries a position takes ``level`` as
-XSB text or as a :class:`LevelJson` object (see :func:`sokoban.web.convert.to_level`).
+XSB text or as a :class:`LevelJson` object (see :func:`sokoban.web.models.convert.to_level`).
 Sizes are capped here, before anything is built: the model's own limits (100 cells a
 side) and list lengths that no real board needs.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from sokoban.level import MAX_SIDE
+from sokoban.lurd import Metrics
 
 #: Longest XSB/SOK text a request may carry, in characters (the body is capped too).
 MAX_TEXT = 1_000_000
@@ -153,14 +156,14 @@ class VerifyIn(Strict):
     solution: str = Field(max_length=MAX_LURD)
 
 
-class VerifyOut(BaseModel):
-    solved: bool
-    moves: int
-    pushes: int
-    box_lines: int
-    box_changes: int
-    pushing_sessions: int
-    player_lines: int
+_METRIC_TYPES = typing.get_type_hints(Metrics)
+#: Whether a solution solves its position, and its metrics: the fields of
+#: :class:`sokoban.lurd.Metrics`, declared there once.
+VerifyOut = create_model(
+    "VerifyOut",
+    solved=(bool, ...),
+    **{f.name: (_METRIC_TYPES[f.name], ...) for f in dataclasses.fields(Metrics)},  # type: ignore[call-overload]
+)
 
 
 class ParseIn(Strict):
