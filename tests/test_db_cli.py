@@ -107,12 +107,12 @@ def test_upgrade_keeps_a_copy_and_restore_puts_it_back(tmp_path: Path) -> None:
     assert put_back.exit_code == 0, put_back.output
     assert _version(db) == 2
     refused = runner.invoke(main, ["db", "restore", str(tmp_path / "none.db"), "--db", str(db)])
-    assert refused.exit_code == 1 and "no such backup file" in refused.output
+    assert refused.exit_code == 2 and "no such backup file" in refused.output
 
 
 def test_serve_no_upgrade_refuses_an_old_schema(tmp_path: Path) -> None:
     db = _old_file(tmp_path / "old.db")
     args = ["serve", "--db", str(db), "--no-upgrade", "--get", "/api/health"]
     done = CliRunner().invoke(main, args)
-    assert done.exit_code == 1 and "sokoban db upgrade" in done.output
+    assert done.exit_code == 2 and "sokoban db upgrade" in done.output
     assert _version(db) == 2
