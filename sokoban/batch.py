@@ -186,8 +186,9 @@ def run(
     bar with an ETA is drawn on stderr; ``total`` (default ``len(items)`` when it has one)
     sizes it. A task that raises stops the run: pending tasks are cancelled and
     :class:`BatchError` names the item, except that a :class:`~sokoban.errors.SokobanError`
-    (bad input) is raised as it is. ``fn`` and the items must pickle (a module-level
-    function) unless ``workers=0``.
+    (bad input) is raised as it is, and an interrupt as ``KeyboardInterrupt``. Results
+    that complete together come in the order submitted. ``fn`` and the items must pickle
+    (a module-level function) unless ``workers=0``.
 
     :param pool: an executor already open (from :func:`executor`) to reuse across runs;
         ``workers`` and ``scheduler`` are then ignored.
@@ -218,11 +219,15 @@ def run(
                 if not pending:
                     break
                 done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                for future in done:
+                # In the order submitted, so that the results before a failure come first.
+                for future in [f for f in pending if f in done]:
                     item = pending.pop(future)
                     error = future.exception()
                     if isinstance(error, SokobanError):
                         raise error  # bad input found by a task: its own one-line message
+                    if isinstance(error, KeyboardInterrupt):
+                        # Ctrl-C or SIGTERM inside a task (workers=0): the caller's to handle.
+                        raise KeyboardInterrupt from None
                     if error is not None:
                         raise BatchError(item, error) from error
                     if progress is not None and task is not None:

@@ -54,7 +54,7 @@ def test_single_box_errors_are_one_line(tmp_path):
     open_room = tmp_path / "open.xsb"
     open_room.write_text("####\n#  \n####\n")
     result = invoke("single-box", open_room)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.strip() == "error: the room has no floor enclosed by walls"
 
 

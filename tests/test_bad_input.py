@@ -1,5 +1,6 @@
 """Hostile input, from the hardening pass: each case once gave a traceback, a hang, a huge
-message or lost data. Every command error is one ``error:`` line and a non-zero exit.
+message or lost data. Every command error is one ``error:`` line and exit status 2 (130
+for an interrupt).
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ def run(*args: object) -> Result:
     return result
 
 
-def one_error(result: Result, *fragments: str) -> str:
-    """A failure with one ``error:`` line on stderr (after any warnings), no traceback."""
-    assert result.exit_code != 0, result.output
+def one_error(result: Result, *fragments: str, code: int = 2) -> str:
+    """A failure with one ``error:`` line on stderr (after any warnings), no traceback, and
+    the exit status ``code``: 2, bad input, unless the case says otherwise."""
+    assert result.exit_code == code, (result.exit_code, result.output)
     lines = result.stderr.splitlines()
     assert lines and lines[-1].startswith("error: "), result.stderr
     assert all(line.startswith("warning: ") for line in lines[:-1]), lines
@@ -234,7 +236,7 @@ def test_interrupted_longest_says_where_its_work_is(
 
     monkeypatch.setattr(longest_puzzle, "longest", interrupted)
     path = tmp_path / "run.json"
-    one_error(run("longest", "--room", "4x4", "--checkpoint", path), "run.json", "resume")
+    one_error(run("longest", "--room", "4x4", "--checkpoint", path), "run.json", "resume", code=130)
 
 
 def test_game_of_an_unplayable_level_is_bad_input() -> None:
@@ -287,7 +289,9 @@ def test_sigterm_stops_a_command_as_ctrl_c_does(
     monkeypatch.setattr(longest_puzzle, "longest", terminated)
     before = signal.getsignal(signal.SIGTERM)
     path = tmp_path / "run.json"
-    one_error(run("longest", "--room", "4x4", "--checkpoint", path), "interrupted", "resume")
+    one_error(
+        run("longest", "--room", "4x4", "--checkpoint", path), "interrupted", "resume", code=130
+    )
     assert signal.getsignal(signal.SIGTERM) == before
 
 

@@ -1,5 +1,5 @@
 """Bad input to ``compare``, ``curve`` and ``generate``: each is refused at once with one
-``error:`` line and a non-zero exit, before any search, and no input file is overwritten.
+``error:`` line and exit status 2, before any search, and no input file is overwritten.
 
 Every case here is refused before a solver or the generator runs, so the file is fast.
 """
@@ -21,12 +21,11 @@ ROOM = "#######\n#     #\n# #   #\n#  @  #\n#######\n"
 STUCK = "#######\n#@   $#\n#     #\n#.    #\n#######\n"
 
 
-def refused(args: list[str], *needles: str, code: int | None = None) -> str:
-    """Run ``sokoban ARGS``; assert one ``error:`` line naming every needle, no traceback."""
+def refused(args: list[str], *needles: str, code: int = 2) -> str:
+    """Run ``sokoban ARGS``; assert one ``error:`` line naming every needle, no traceback,
+    and the exit status ``code``: 2 for bad input, 1 for work that could not be done."""
     result = CliRunner().invoke(main, args)
-    assert result.exit_code != 0, result.output
-    if code is not None:
-        assert result.exit_code == code, result.stderr
+    assert result.exit_code == code, (result.exit_code, result.stderr)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     # A command's first kernel load in this process is reported on a line of its own.
     lines = [x for x in result.stderr.strip().splitlines() if not x.startswith("kernels loaded")]
@@ -111,13 +110,15 @@ def test_time_limits_must_be_positive_and_finite(
 
 @pytest.mark.parametrize("value", ["nan", "inf", "0", "-3"])
 def test_compare_memory_limit_must_be_positive_and_finite(level_file: Path, value: str) -> None:
-    refused(["compare", str(level_file), "-l", "1", "--memory-limit", value], "--memory-limit")
+    refused(
+        ["compare", str(level_file), "-l", "1", "--memory-limit", value], "--memory-limit", code=2
+    )
 
 
 @pytest.mark.parametrize("command", ["compare", "curve"])
 def test_levels_that_cannot_be_searched(command: str, level_file: Path, tmp_path: Path) -> None:
     refused([command, str(tmp_path / "missing.xsb")], "does not exist", code=2)
-    refused([command, str(level_file), "-l", "9"], "no level 9", code=1)
+    refused([command, str(level_file), "-l", "9"], "no level 9", code=2)
     refused([command, str(level_file), "-l", "1-2"], "names 2 levels", code=2)
     refused([command, str(level_file), "-l", "0"], "start at 1", code=2)
     refused([command, str(level_file)], "choose one with --level", code=2)
@@ -126,11 +127,11 @@ def test_levels_that_cannot_be_searched(command: str, level_file: Path, tmp_path
     refused(
         [command, str(no_boxes), "--no-plot"] if command == "curve" else [command, str(no_boxes)],
         "cannot be solved",
-        code=1,
+        code=2,
     )
     nothing = tmp_path / "nothing.xsb"
     nothing.write_text("; no level here\n")
-    refused([command, str(nothing)], "no levels", code=1)
+    refused([command, str(nothing)], "no levels", code=2)
 
 
 # --- generate ------------------------------------------------------------------------------
@@ -148,7 +149,7 @@ def test_levels_that_cannot_be_searched(command: str, level_file: Path, tmp_path
     ],
 )
 def test_generate_refuses_board_sizes_at_once(size: str, needle: str) -> None:
-    refused(["generate", "-s", size], needle, code=1)
+    refused(["generate", "-s", size], needle, code=2)
 
 
 def test_generate_size_limits_are_the_level_models() -> None:
@@ -163,7 +164,7 @@ def test_generate_size_limits_are_the_level_models() -> None:
 
 @pytest.mark.parametrize("boxes", ["40", "99999999999999999999"])
 def test_generate_refuses_more_boxes_than_fit(boxes: str) -> None:
-    refused(["generate", "-s", "10x10", "-b", boxes], "do not fit", code=1)
+    refused(["generate", "-s", "10x10", "-b", boxes], "do not fit", code=2)
 
 
 @pytest.mark.parametrize(
@@ -208,10 +209,10 @@ def test_generate_refuses_outputs_before_generating(tmp_path: Path) -> None:
 
 
 def test_generate_layout_files_are_read_like_level_files(tmp_path: Path) -> None:
-    refused(["generate", "--layout", "/dev/zero"], "a device", code=1)
+    refused(["generate", "--layout", "/dev/zero"], "a device", code=2)
     empty = tmp_path / "empty.xsb"
     empty.write_text("; nothing\n")
-    refused(["generate", "--layout", str(empty)], "no levels", code=1)
+    refused(["generate", "--layout", str(empty)], "no levels", code=2)
     refused(["generate", "--layout", str(tmp_path / "missing.xsb")], "neither a layout", code=2)
 
 

@@ -53,6 +53,19 @@ def test_run_names_the_item_whose_task_raised():
     assert isinstance(info.value.__cause__, ValueError)
 
 
+def test_an_interrupt_inside_a_task_stays_an_interrupt():
+    def interrupted(n: int) -> int:
+        if n == 3:
+            raise KeyboardInterrupt
+        return n
+
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        for n, _ in batch.run(interrupted, range(10), workers=0, in_flight=1):
+            done.append(n)
+    assert done == [0, 1, 2]
+
+
 def test_run_names_the_item_from_a_worker_process():
     with pytest.raises(batch.BatchError, match=r"item -1 failed"):
         list(batch.run(math.sqrt, [1, -1, 4], workers=1))

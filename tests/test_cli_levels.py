@@ -79,11 +79,10 @@ def run(runner: CliRunner, *args: object, input: str | None = None) -> Result:
     return result
 
 
-def one_error(result: Result, *fragments: str, code: int | None = None) -> str:
-    """Check the result is a failure with exactly one error line (after any warnings)."""
-    assert result.exit_code != 0, result.output
-    if code is not None:
-        assert result.exit_code == code, result.stderr
+def one_error(result: Result, *fragments: str, code: int = 2) -> str:
+    """Check the result is a failure with exactly one error line (after any warnings) and
+    the exit status ``code``: 2 for bad input and usage, 1 for a solution that fails."""
+    assert result.exit_code == code, (result.exit_code, result.stderr)
     lines = result.stderr.splitlines()
     assert lines, "no message on stderr"
     assert lines[-1].startswith("error: "), lines
@@ -507,7 +506,7 @@ def test_click_file_errors_are_one_line(runner) -> None:
 
     main.add_command(open_missing)
     try:
-        one_error(run(runner, "_open_missing"), "gone.xsb", code=1)
+        one_error(run(runner, "_open_missing"), "gone.xsb")
     finally:
         main.commands.pop("_open_missing")
 

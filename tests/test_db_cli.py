@@ -40,13 +40,13 @@ def test_stats_and_backup(database_url: str, tmp_path: Path) -> None:
         assert copy.count_scores() == 3
         assert current_version(copy.store) == current_version(store)
     again = runner.invoke(main, ["db", "backup", str(target), "--db", database_url])
-    assert again.exit_code == 1 and "exists already" in again.output
+    assert again.exit_code == 2 and "exists already" in again.output
     store.close()
 
 
 def test_stats_of_a_missing_file_is_an_error(tmp_path: Path) -> None:
     done = CliRunner().invoke(main, ["db", "stats", "--db", str(tmp_path / "none.db")])
-    assert done.exit_code == 1 and "no such database file" in done.output
+    assert done.exit_code == 2 and "no such database file" in done.output
     assert not (tmp_path / "none.db").exists()
 
 
@@ -107,12 +107,12 @@ def test_upgrade_keeps_a_copy_and_restore_puts_it_back(tmp_path: Path) -> None:
     assert put_back.exit_code == 0, put_back.output
     assert _version(db) == 2
     refused = runner.invoke(main, ["db", "restore", str(tmp_path / "none.db"), "--db", str(db)])
-    assert refused.exit_code == 1 and "no such backup file" in refused.output
+    assert refused.exit_code == 2 and "no such backup file" in refused.output
 
 
 def test_serve_no_upgrade_refuses_an_old_schema(tmp_path: Path) -> None:
     db = _old_file(tmp_path / "old.db")
     args = ["serve", "--db", str(db), "--no-upgrade", "--get", "/api/health"]
     done = CliRunner().invoke(main, args)
-    assert done.exit_code == 1 and "sokoban db upgrade" in done.output
+    assert done.exit_code == 2 and "sokoban db upgrade" in done.output
     assert _version(db) == 2

@@ -446,7 +446,7 @@ def test_dataset_refuses_a_bad_source(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main, ["dataset", "--source", "pictures:x", "-o", str(tmp_path / "d.npz")]
     )
-    assert result.exit_code == 1 and "is not boxoban:PATH" in result.output
+    assert result.exit_code == 2 and "is not boxoban:PATH" in result.output
     assert not (tmp_path / "d.npz").exists()
 
 

@@ -81,12 +81,12 @@ def test_generate_bad_input_is_one_line(tmp_path: Path) -> None:
     ]
     for extra, message in cases:
         result = runner.invoke(main, ["generate", *extra])
-        assert result.exit_code != 0
+        assert result.exit_code == 2
         assert message in result.stderr and "Traceback" not in result.stderr
     room = tmp_path / "open.xsb"
     room.write_text("#####\n#@   \n#####\n")
     result = runner.invoke(main, ["generate", "--layout", str(room)])
-    assert result.exit_code == 1 and "no room" in result.stderr
+    assert result.exit_code == 2 and "no room" in result.stderr
 
 
 def test_impossible_target_reports_after_bounded_attempts() -> None:

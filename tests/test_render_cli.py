@@ -122,7 +122,7 @@ def test_render_without_pillow(
 ) -> None:
     monkeypatch.setitem(sys.modules, "PIL", None)
     line = one_error(
-        run(runner, "render", path, "-l", "1", "-o", tmp_path / "x.png"), "Pillow", code=1
+        run(runner, "render", path, "-l", "1", "-o", tmp_path / "x.png"), "Pillow", code=2
     )
     assert "sokoban[image]" in line
     assert run(runner, "render", path, "-l", "1", "-o", tmp_path / "x.svg").exit_code == 0

@@ -314,7 +314,7 @@ def test_convert_keeps_the_file_notes(data_dir: Path, tmp_path: Path) -> None:
 def test_convert_to_slc_refuses_losses_unless_lossy(data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "out.slc"
     refused = run("convert", data_dir / "every_construct.sok", "-o", out)
-    assert refused.exit_code == 1 and not out.exists()
+    assert refused.exit_code == 2 and not out.exists()
     assert "error: SLC cannot hold level 'First': its comment" in refused.stderr
     assert "pass --lossy" in refused.stderr.splitlines()[-1]
     written = run("convert", data_dir / "every_construct.sok", "-o", out, "--lossy")

@@ -77,6 +77,6 @@ def test_bench_with_a_bad_table_of_optima_is_one_line(
     table = tmp_path / "optima.csv"
     table.write_bytes(content)
     result = CliRunner().invoke(main, ["bench", str(levels), "-w", "0", "--optimal", str(table)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "is not a table of known optima" in result.output

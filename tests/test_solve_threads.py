@@ -81,5 +81,5 @@ def test_threads_on_the_command_line(tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert "thread " in ok.output
     bad = runner.invoke(main, ["solve", str(path), "-m", "astar", "--threads", "2"])
-    assert bad.exit_code != 0
+    assert bad.exit_code == 2
     assert "threads" in bad.output and "Traceback" not in bad.output

@@ -39,7 +39,7 @@ def test_get_with_files_and_a_missing_level(tmp_path: Path) -> None:
     result = run(str(level), "--get", "/api/levels/one/1", db=tmp_path / "a.db")
     assert result.exit_code == 0 and json.loads(result.output)["title"] == "One"  # type: ignore[attr-defined]
     missing = run("--get", "/api/levels/builtin/9999", db=tmp_path / "a.db")
-    assert missing.exit_code == 1  # type: ignore[attr-defined]
+    assert missing.exit_code == 2  # type: ignore[attr-defined]
     assert "answered 404" in missing.output  # type: ignore[attr-defined]
 
 
@@ -47,7 +47,7 @@ def test_bad_file_is_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.xsb"
     bad.write_text("hello\nworld\n")
     result = run(str(bad), "--get", "/", db=tmp_path / "a.db")
-    assert result.exit_code == 1  # type: ignore[attr-defined]
+    assert result.exit_code == 2  # type: ignore[attr-defined]
     lines = result.output.strip().splitlines()  # type: ignore[attr-defined]
     assert len(lines) == 1 and lines[0].startswith("error: ") and "bad.xsb" in lines[0]
     missing = run(str(tmp_path / "nope.xsb"), db=tmp_path / "a.db")
@@ -56,7 +56,7 @@ def test_bad_file_is_one_line_error(tmp_path: Path) -> None:
 
 def test_bad_database_is_one_line_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["serve", "--db", "nosuchdriver://x", "--get", "/"])
-    assert result.exit_code == 1  # type: ignore[attr-defined]
+    assert result.exit_code == 2  # type: ignore[attr-defined]
     assert result.output.startswith("error: ") and result.output.count("\n") == 1  # type: ignore[attr-defined]
 
 
@@ -150,5 +150,5 @@ def test_database_errors_hide_the_password() -> None:
     result = CliRunner().invoke(
         main, ["serve", "--db", "postgresql+psycopg://u:hunter2@127.0.0.1:1/x", "--get", "/"]
     )
-    assert result.exit_code == 1 and "hunter2" not in result.output
+    assert result.exit_code == 2 and "hunter2" not in result.output
     assert "u:***@127.0.0.1" in result.output

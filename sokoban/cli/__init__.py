@@ -1,7 +1,15 @@
 """The ``sokoban`` command: a click group whose commands live in sibling modules.
 
-A user error (bad file, bad level, bad solution, bad option) is one line on stderr and
-exit status 1 (2 for click's usage errors), never a traceback.
+Every failure is one ``error:`` line on stderr, never a traceback, and an exit status
+that says which kind it was:
+
+- 0: done;
+- 1: not done: a level not solved within its limits, a solution that does not solve its
+  level (:class:`~sokoban.cli.common.NotDone`), or out of memory;
+- 2: bad input or usage: a file, level or solution that cannot be read, an unknown level,
+  a bad option value (:class:`~sokoban.errors.SokobanError`, ``OSError`` and click's
+  usage errors);
+- 130: stopped by Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from typing import Any
 import click
 
 from sokoban import __version__
+from sokoban.cli.common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NOT_DONE, NotDone
 from sokoban.errors import SokobanError
 
 #: Modules under ``sokoban.cli`` that add commands to the group when imported.
@@ -53,19 +62,29 @@ def _one_line(error: BaseException) -> str:
 
 
 class _Group(click.Group):
-    """Turns the errors of a command into one ``error:`` line; click's usage errors keep
-    their exit status 2, other errors exit 1."""
+    """Turns the errors of a command into one ``error:`` line and its exit status: 1 for
+    work not done, 2 for bad input and usage, 130 for an interrupt."""
 
     def invoke(self, ctx: click.Context) -> Any:
         previous = _interrupt_on_sigterm()
         try:
             return super().invoke(ctx)
-        except click.ClickException as error:
+        except NotDone as error:
             click.echo(f"error: {_one_line(error)}", err=True)
             ctx.exit(error.exit_code)
-        except (SokobanError, OSError, MemoryError) as error:
+        except click.ClickException as error:
+            # Usage errors are 2 already; any other click error is bad input too.
             click.echo(f"error: {_one_line(error)}", err=True)
-            ctx.exit(1)
+            ctx.exit(error.exit_code if error.exit_code > 1 else EXIT_BAD_INPUT)
+        except (SokobanError, OSError) as error:
+            click.echo(f"error: {_one_line(error)}", err=True)
+            ctx.exit(EXIT_BAD_INPUT)
+        except MemoryError as error:
+            click.echo(f"error: {_one_line(error)}", err=True)
+            ctx.exit(EXIT_NOT_DONE)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)

@@ -11,6 +11,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     POSITIVE,
+    Interrupted,
     Selection,
     check_output,
     echo_json,
@@ -24,7 +25,6 @@ from sokoban.cli.common import (
     workers_option,
     write_atomically,
 )
-from sokoban.errors import SokobanError
 from sokoban.extras import require_matplotlib
 
 #: Rooms with more floor cells than this show a progress bar.
@@ -283,7 +283,7 @@ def longest_command(
             if path is None:
                 raise
             # The search saved what it finished; say where, and how to go on.
-            raise SokobanError(
+            raise Interrupted(
                 f"interrupted; the work done is saved in {str(path)!r}: "
                 "run the same command to resume"
             ) from None

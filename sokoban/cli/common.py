@@ -18,9 +18,10 @@ A command module uses them like this (and is listed in ``sokoban.cli.COMMAND_MOD
             number = collection.number(lv)
             ...
 
-Raise :class:`~sokoban.errors.SokobanError` (or let ``OSError`` through) for bad input and
-``click.UsageError``/``click.BadParameter`` for bad options: the group prints one
-``error:`` line and exits 1 (2 for usage errors).
+Raise :class:`~sokoban.errors.SokobanError` (or let ``OSError`` through) for bad input,
+``click.UsageError``/``click.BadParameter`` for bad options, and :class:`NotDone` when the
+input was good but the work did not get there (a level not solved): the group prints one
+``error:`` line and exits 1 for :class:`NotDone` and 2 for the rest.
 """
 
 from __future__ import annotations
@@ -53,6 +54,33 @@ F = TypeVar("F", bound=Callable[..., Any])
 _NUMBER = re.compile(r"\d+")
 _RANGE = re.compile(r"(\d+)\s*-\s*(\d+)")
 _LIST = re.compile(r"[\d\s,-]+")
+
+
+# --- exit status --------------------------------------------------------------------------
+
+#: The exit statuses of every command (``docs/cli/index.md`` lists them): done; not done
+#: (a level not solved, a solution that does not solve its level); bad input or usage;
+#: stopped by Ctrl-C or SIGTERM.
+EXIT_DONE = 0
+EXIT_NOT_DONE = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class NotDone(click.ClickException):
+    """The input was good but the work did not get there: a level not solved within its
+    limits, a solution that does not solve its level, fewer levels generated than asked.
+    The command prints its results first; the group then prints the message as one
+    ``error:`` line and exits 1 (:data:`EXIT_NOT_DONE`)."""
+
+    exit_code = EXIT_NOT_DONE
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C or SIGTERM stopped the command after it kept what it had done (a checkpoint,
+    the rows finished): one ``error:`` line that says where, and exit 130."""
+
+    exit_code = EXIT_INTERRUPTED
 
 
 # --- messages and output ------------------------------------------------------------------

@@ -20,6 +20,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     POSITIVE,
+    NotDone,
     check_output,
     console,
     echo_json,
@@ -31,7 +32,6 @@ from sokoban.cli.common import (
     workers_option,
     write_atomically,
 )
-from sokoban.errors import SokobanError
 
 _SIZE = re.compile(r"\s*(\d+)\s*[xX*,]\s*(\d+)\s*")
 _LAYOUT_NAMES = ("walk", "templates", "rooms", "obstacles")
@@ -311,7 +311,7 @@ def generate(
     if not quiet:
         click.echo(report.summary(), err=True)
     if not report.complete:
-        raise SokobanError(
+        raise NotDone(
             f"only {len(report.levels)} of {count} levels after {report.attempts} attempts "
             + (
                 "(the time budget ran out)"

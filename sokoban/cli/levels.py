@@ -12,6 +12,7 @@ import click
 
 from sokoban.cli import main
 from sokoban.cli.common import (
+    NotDone,
     Selection,
     check_output,
     console,
@@ -324,8 +325,7 @@ def verify(file: Path, level: Selection | None, solution: str | None, as_json: b
         if "metrics" not in record and "index" not in record:
             # The level itself is at fault, not the solution.
             raise SokobanError(f"{_name(number, lv)} {record['reason']}")
-        click.echo(f"error: not a solution: {record['reason']}", err=True)
-        raise click.exceptions.Exit(1)
+        raise NotDone(f"not a solution: {record['reason']}")
 
 
 def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> None:
@@ -381,8 +381,4 @@ def _verify_stored(file: Path, selection: Selection | None, as_json: bool) -> No
             summary += f"; {unsolved} level{'s' if unsolved != 1 else ''} without one"
         out.print(Text(summary))
     if failed:
-        click.echo(
-            f"error: {failed} of {len(records)} stored solutions do not solve their levels",
-            err=True,
-        )
-        raise click.exceptions.Exit(1)
+        raise NotDone(f"{failed} of {len(records)} stored solutions do not solve their levels")

@@ -13,6 +13,7 @@ import click
 from sokoban.cli import main
 from sokoban.cli.common import (
     POSITIVE,
+    NotDone,
     Selection,
     check_output,
     console,
@@ -215,8 +216,7 @@ def compare(
         _print_comparison(collection.number(lv), lv, records, time_limit)
     if all(r["moves"] is None for r in records):
         # Like `solve`: a level no method solved is a failure scripts can see.
-        console(stderr=True).print(f"no method solved level {collection.number(lv)}")
-        raise SystemExit(1)
+        raise NotDone(f"no method solved level {collection.number(lv)}")
 
 
 def _print_comparison(
@@ -385,7 +385,7 @@ def curve(
         reference = solve(lv, "astar", Limits(time=time_limit))
     if reference.status is Status.UNSOLVABLE:
         # Every budget would say the same, and the plot would have no curve to draw.
-        raise SokobanError(f"level {number} has no solution (astar proved it): no curve to draw")
+        raise NotDone(f"level {number} has no solution (astar proved it): no curve to draw")
     optimum = reference.solution.pushes if reference.solution is not None else None
     rows = []
     for size in sizes:
