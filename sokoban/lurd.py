@@ -128,6 +128,7 @@ class Replay:
     """What playing a solution gave: the final position, the solution with its real pushes,
     the metrics, the box each push moved (its cell before the push), and the start.
 
+    >>> from sokoban import Level
     >>> played = replay(Level.from_xsb("######\\n#@$ .#\\n######"), "RR")
     >>> [position.player for position in played.frames()]
     [7, 8, 9]
