@@ -46,7 +46,9 @@ _PROBLEM_TEXT = {
     Problem.BOX_GOAL_MISMATCH: "boxes and goals differ in number",
     Problem.UNREACHABLE_BOX: "a box off goal that the player can never reach",
     Problem.UNREACHABLE_GOAL: "an empty goal that the player can never reach",
-    Problem.PLAYER_OUTSIDE: "the player is outside the walls",
+    # Completed with the gap's row and column (counted from 1) by :meth:`Level.problems`.
+    Problem.PLAYER_OUTSIDE: "the wall is open at row {row}, column {column}: "
+    "the player can walk off the board",
 }
 
 
@@ -254,6 +256,18 @@ class Level:
         # On cells, not (x, y) pairs: status() asks this of every level solved.
         return not any(c < w or c >= last_row or c % w in (0, w - 1) for c in cells)
 
+    def gap(self) -> tuple[int, int] | None:
+        """Where the wall is open: the column and row of the first cell (row by row) of the
+        player's region on the border of the grid, ``None`` if the region is enclosed.
+
+        >>> Level.from_xsb("#####\\n @$.#\\n#####").gap()
+        (0, 1)
+        """
+        w = self.width
+        last_row = w * (self.height - 1)
+        edge = [c for c in self.interior if c < w or c >= last_row or c % w in (0, w - 1)]
+        return self.xy(min(edge)) if edge else None
+
     # --- status ---------------------------------------------------------------------------
 
     @property
@@ -285,7 +299,13 @@ class Level:
     def problems(self) -> list[str]:
         """The problems as short sentences, empty for a playable level."""
         status = self.status()
-        return [text for flag, text in _PROBLEM_TEXT.items() if flag in status]
+        gap = self.gap() if Problem.PLAYER_OUTSIDE in status else None
+        column, row = gap if gap is not None else (0, 0)
+        return [
+            text.format(row=row + 1, column=column + 1)
+            for flag, text in _PROBLEM_TEXT.items()
+            if flag in status
+        ]
 
     def is_valid(self) -> bool:
         return self.status() == Problem.NONE

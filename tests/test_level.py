@@ -68,6 +68,28 @@ def test_each_problem(text: str, flag: Problem) -> None:
     assert len(level.problems()) == bin(level.status().value).count("1")
 
 
+@pytest.mark.parametrize(
+    "text, gap",
+    [
+        ("#####\n @$.#\n#####", (0, 1)),  # the left wall is missing
+        ("#######\n#@$.  #\n### ###", (3, 2)),  # a gap in the bottom wall
+        ("#####\n#@$.#\n#\n#####", (4, 2)),  # past a short row is exterior space
+    ],
+)
+def test_an_open_wall_is_named_by_its_gap(text: str, gap: tuple[int, int]) -> None:
+    level = Level.from_xsb(text)
+    assert level.status() == Problem.PLAYER_OUTSIDE
+    assert level.gap() == gap
+    column, row = gap
+    assert level.problems() == [
+        f"the wall is open at row {row + 1}, column {column + 1}: the player can walk off the board"
+    ]
+
+
+def test_an_enclosed_level_has_no_gap() -> None:
+    assert Level.from_xsb(SIMPLE).gap() is None
+
+
 def test_problem_combinations_and_texts() -> None:
     level = Level.from_xsb("####\n#  #\n####")
     assert level.status() == Problem.NO_PLAYER | Problem.NO_BOXES

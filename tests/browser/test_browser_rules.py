@@ -32,6 +32,8 @@ INVALID = [
     "#####\n#@$ #\n#####",  # a box and no goal
     "#######\n#@$.# #\n#####$#\n    #.#\n    ###",  # a box and goal the player never reaches
     "#####\n @$.#\n#####",  # the player outside the walls
+    "#######\n#@$.  #\n### ###",  # a gap in the bottom wall, named by row and column
+    "#####\n#@$.#\n#\n#####",  # a ragged row leaves the wall open on the right
 ]
 
 

@@ -283,6 +283,20 @@ export function interior(level) {
   return flood(level, starts, null);
 }
 
+/** The first cell (row by row) of the player's region on the border of the grid, where the
+ * wall is open (Level.gap()), or null when the region is enclosed. */
+function wallGap(level, inside) {
+  const w = level.width;
+  const h = level.height;
+  let gap = null;
+  for (const c of inside) {
+    const x = c % w;
+    const y = Math.floor(c / w);
+    if ((x === 0 || y === 0 || x === w - 1 || y === h - 1) && (gap === null || c < gap)) gap = c;
+  }
+  return gap;
+}
+
 /** What makes a level unplayable, as Level.problems() words it (empty when playable). */
 export function problems(level) {
   const out = [];
@@ -299,15 +313,11 @@ export function problems(level) {
     if ([...level.goals].some((g) => !inside.has(g) && !level.boxes.has(g))) {
       out.push("an empty goal that the player can never reach");
     }
-    const w = level.width;
-    const h = level.height;
-    for (const c of inside) {
-      const x = c % w;
-      const y = Math.floor(c / w);
-      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) {
-        out.push("the player is outside the walls");
-        break;
-      }
+    const gap = wallGap(level, inside);
+    if (gap !== null) {
+      const row = Math.floor(gap / level.width) + 1;
+      const column = (gap % level.width) + 1;
+      out.push(`the wall is open at row ${row}, column ${column}: the player can walk off the board`);
     }
   }
   return out;
