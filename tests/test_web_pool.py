@@ -76,17 +76,26 @@ def test_one_client_cannot_take_every_slot(pool: SolverPool) -> None:
 
 def test_waiting_solves_take_turns_by_client(pool: SolverPool) -> None:
     # One worker: the first solve runs, the rest wait. Client a asks three, then b one:
-    # b's is served next (it has none in the workers, a has one), before a's second.
-    boards = [f"#########\n#@ {' ' * i}$ .#\n#########" for i in range(4)]
+    # b's is served next (it has none in the workers, a has one), before a's second. a's
+    # first runs to its time limit (an open room of five boxes), so that b is surely
+    # waiting before the worker is free, however busy the machine.
+    slow = (
+        "#############\n#@          #\n# $ $ $ $ $ #\n#           #\n# . . . . . #\n#############"
+    )
+    boards = [slow] + [f"#########\n#@ {' ' * i}$ .#\n#########" for i in range(3)]
     done: list[str] = []
 
-    async def ask(name: str, board: str) -> None:
-        await pool.solve(Level.from_xsb(board), "bfs", 5, client=name)
+    async def ask(name: str, board: str, seconds: float = 5) -> None:
+        await pool.solve(Level.from_xsb(board), "bfs", seconds, client=name)
         done.append(name)
 
     async def run() -> None:
-        tasks = [asyncio.create_task(ask("a", b)) for b in boards[:3]]
-        await asyncio.sleep(0)  # a's three are asked first
+        tasks = [asyncio.create_task(ask("a", boards[0], 1.0))]
+        tasks += [asyncio.create_task(ask("a", b)) for b in boards[1:3]]
+        for _ in range(400):  # a's three are asked first
+            if pool.pending == 3:
+                break
+            await asyncio.sleep(0.005)
         tasks.append(asyncio.create_task(ask("b", boards[3])))
         await asyncio.gather(*tasks)
 
