@@ -178,6 +178,10 @@ def serve(
     levels saved in the editor go to the database (--db).
     """
 
+    from sokoban.web import Settings, create_app
+    from sokoban.web.settings import LOOPBACK
+
+    hosts = allowed_hosts or LOOPBACK + ((host,) if host not in ("0.0.0.0", "::", "") else ())
     with contextlib.ExitStack() as stack:
         if get_path is not None and db is None:
             from sokoban.store import default_path
@@ -188,74 +192,31 @@ def serve(
                     tempfile.TemporaryDirectory(prefix="sokoban-", ignore_cleanup_errors=True)
                 )
                 db = os.path.join(folder, "sokoban.db")
-        _serve(
-            files,
-            host,
-            port,
-            db,
-            solvers,
-            queue,
-            rate,
-            signup_rate,
-            daily_ahead,
-            time_limit,
-            upgrade,
-            allowed_hosts,
-            log_level,
-            access_log,
-            open_browser,
-            get_path,
+        settings = Settings(
+            collections=files,
+            db=db,
+            solvers=solvers,
+            queue=queue,
+            rate=rate,
+            address_rate=10 * rate,
+            signup_rate=signup_rate / 60,
+            signup_burst=max(5, int(signup_rate)),
+            daily_ahead=daily_ahead,
+            time_limit=time_limit,
+            upgrade=upgrade,
+            allowed_hosts=tuple(hosts),
+            access_log=access_log,
         )
-
-
-def _serve(
-    files: tuple[Path, ...],
-    host: str,
-    port: int,
-    db: str | None,
-    solvers: int | None,
-    queue: int,
-    rate: float,
-    signup_rate: float,
-    daily_ahead: int,
-    time_limit: float,
-    upgrade: bool,
-    allowed_hosts: tuple[str, ...],
-    log_level: str,
-    access_log: bool,
-    open_browser: bool,
-    get_path: str | None,
-) -> None:
-    from sokoban.web import Settings, create_app
-    from sokoban.web.settings import LOOPBACK
-
-    hosts = allowed_hosts or LOOPBACK + ((host,) if host not in ("0.0.0.0", "::", "") else ())
-
-    settings = Settings(
-        collections=files,
-        db=db,
-        solvers=solvers,
-        queue=queue,
-        rate=rate,
-        address_rate=10 * rate,
-        signup_rate=signup_rate / 60,
-        signup_burst=max(5, int(signup_rate)),
-        daily_ahead=daily_ahead,
-        time_limit=time_limit,
-        upgrade=upgrade,
-        allowed_hosts=tuple(hosts),
-        access_log=access_log,
-    )
-    app = create_app(settings)
-    if get_path is not None:
-        status, headers, body = get(app, get_path)
-        text = body.decode("utf-8", errors="replace")
-        if headers.get("content-type", "").startswith("application/json"):
-            text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        click.echo(text)
-        if status >= 400:
-            raise SokobanError(f"GET {get_path} answered {status}")
-        return
+        app = create_app(settings)
+        if get_path is not None:
+            status, headers, body = get(app, get_path)
+            text = body.decode("utf-8", errors="replace")
+            if headers.get("content-type", "").startswith("application/json"):
+                text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+            click.echo(text)
+            if status >= 400:
+                raise SokobanError(f"GET {get_path} answered {status}")
+            return
     _run(app, host, port, open_browser, settings.processes, log_level, access_log)
 
 
