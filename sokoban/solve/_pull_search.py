@@ -25,7 +25,7 @@ from sokoban._jit import njit
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import matching
+from sokoban.solve._bounds import matching, rematch
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -110,8 +110,30 @@ def pull_distances(nbr, starts, sides):
     return dist
 
 
+@njit(internal=True)
+def _moved_box(parent, child):
+    """(k, t): box ``k`` of ``parent`` went to cell ``t`` in ``child`` (both int16[b]
+    sorted, differing in one cell)."""
+    nb = parent.shape[0]
+    i, j = 0, 0
+    k, t = -1, -1
+    while i < nb or j < nb:
+        if i < nb and j < nb and parent[i] == child[j]:
+            i += 1
+            j += 1
+        elif j >= nb or (i < nb and parent[i] < child[j]):
+            k = i
+            i += 1
+        else:
+            t = child[j]
+            j += 1
+    return k, t
+
+
 @njit
-def _pull_steps(board, dist, store, table, queue, counters, params, scratch, children, work, start):
+def _pull_steps(
+    board, dist, store, table, queue, counters, params, scratch, children, work, rows, start
+):
     """Expand up to ``params[P_BUDGET]`` nodes of the backward search: :data:`SOLVED` when
     a child is the start (its node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, table or queue). ``board``: a
@@ -119,7 +141,9 @@ def _pull_steps(board, dist, store, table, queue, counters, params, scratch, chi
     start's boxes; ``store``: a :class:`~sokoban.solve._store.Store`; ``queue``: a
     :class:`~sokoban.solve._queue.Queue` keyed by the bound; ``scratch``, ``children``:
     :func:`~sokoban.solve._successors.new_scratch`, ``new_children``; ``work``:
-    int64[8, b + 1] (the matching); ``start``: (boxes int16[b], canonical player, key)."""
+    int64[12, b + 1] (the parent's matching, rows 0-5, repaired per child in rows 6-11);
+    ``rows``: int16[b], the parent's boxes as the matching's rows; ``start``: (boxes
+    int16[b], canonical player, key)."""
     start_boxes, start_player, start_key = start
     nd_boxes = store.boxes
     nb = nd_boxes.shape[1]
@@ -148,6 +172,8 @@ def _pull_steps(board, dist, store, table, queue, counters, params, scratch, chi
         count = pulls(
             nd_boxes[node], store.player[node], store.hash[node], board, scratch, children
         )
+        parent_match, child_match = work[:6], work[6:]
+        matched = False
         for i in range(count):
             counters[GENERATED] += 1
             key = c_key[i]
@@ -155,7 +181,15 @@ def _pull_steps(board, dist, store, table, queue, counters, params, scratch, chi
             found = _table.find(table, key, c_boxes[i], player, store.hash, nd_boxes, store.player)
             if found >= 0:
                 continue  # greedy: the first path to a position is kept
-            h = matching(c_boxes[i], dist, work)
+            if not matched:  # the parent's matching, repaired per child: O(b^2), not O(b^3)
+                copy_into(rows, nd_boxes[node])
+                matching(rows, dist, parent_match)
+                matched = True
+            k, t = _moved_box(rows, c_boxes[i])
+            was = rows[k]
+            rows[k] = t
+            h = rematch(rows, k, dist, parent_match, child_match)
+            rows[k] = was
             if h >= INF:
                 continue  # a box that can no longer get back to a start cell
             new = counters[NODES]
@@ -199,7 +233,8 @@ class PullSearch:
         self.params = np.zeros(1, dtype=np.int64)
         self.scratch = new_scratch(board.n, nb)
         self.children = new_children(nb)
-        self.work = np.zeros((8, nb + 1), dtype=np.int64)
+        self.work = np.zeros((12, nb + 1), dtype=np.int64)
+        self.rows = np.zeros(nb, dtype=np.int16)
         zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         boxes = board.boxes.copy()
         player = self._canonical(boxes, board.player)
@@ -279,7 +314,7 @@ class PullSearch:
         self.params[P_BUDGET] = budget
         code: int = _pull_steps(
             self.kernel_board, self.dist, self.store, self.table, self.queue, self.counters,
-            self.params, self.scratch, self.children, self.work, self.start,
+            self.params, self.scratch, self.children, self.work, self.rows, self.start,
         )  # fmt: skip
         return code
 
