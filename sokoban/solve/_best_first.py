@@ -24,7 +24,18 @@ from sokoban.level import Level
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import BOUND_MATCHING, BOUNDS, bound, matching, rematch
+from sokoban.solve._bounds import (
+    BOUND_MATCHING,
+    BOUNDS,
+    bound,
+    grown_memo,
+    index_of,
+    matching,
+    memo_put,
+    memo_take,
+    new_memo,
+    rematch,
+)
 from sokoban.solve._children import child_dead, corral_mask, new_work
 from sokoban.solve._corral_deadlock import Learned, corral_dead, matches, new_learned, no_learned
 from sokoban.solve._options import (
@@ -99,6 +110,7 @@ def expand_batch(
     params: Any,
     frozen_cache: Any,
     meet: Any,
+    memo: Any,
 ) -> int:
     """Expand up to ``params[P_BUDGET]`` nodes; returns :data:`SOLVED` (goal node in
     ``counters[GOAL]``), :data:`EXHAUSTED` (queue empty), :data:`BUDGET`, :data:`FULL` (the
@@ -117,7 +129,8 @@ def expand_batch(
     (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
     to call; ``meet``: the positions of a backward search
     (:class:`~sokoban.solve._pull_search.Meet`): a node that is one of them is solved, the
-    backward node in ``counters[MEET]``.
+    backward node in ``counters[MEET]``; ``memo``: the matchings of the nodes stored last
+    (:class:`~sokoban.solve._bounds.MatchMemo`), kept by the caller from call to call.
 
     Plain Python around the kernel :func:`_expand_steps`: it makes the work arrays, so that
     the kernel needs neither numba's runtime nor a compiled wrapper of its own (a wrapper
@@ -134,13 +147,15 @@ def expand_batch(
     test = new_frozen_test(n, nb, goals, frozen_cache)
     code: int = _expand_steps(
         board, learned, (order, parent, ok), store, table, queue, counters, params,
-        new_work(n, nb), test, meet,
+        new_work(n, nb), test, meet, memo,
     )  # fmt: skip
     return code
 
 
 @njit
-def _expand_steps(board, learned, plan, store, table, queue, counters, params, work, test, meet):
+def _expand_steps(
+    board, learned, plan, store, table, queue, counters, params, work, test, meet, memo
+):
     """The body of :func:`expand_batch`, its work arrays in ``work``
     (:class:`~sokoban.solve._children.Work`) and ``test``
     (:class:`~sokoban.solve._packed_walls.FrozenTest`), fresh for each call, and ``plan``
@@ -245,9 +260,11 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, w
             continue
         corral_mask(boxes, occ, seen, mark, nbr, goal, dead, corrals, work)
         if kind == BOUND_MATCHING:
-            # Children repair this matching instead of solving their own from scratch.
+            # Children repair this matching instead of solving their own from scratch;
+            # the node's own was kept when it was stored, unless newer nodes took its slot.
             copy_into(rows, boxes)
-            matching(rows, dist, work.match_parent)
+            if not memo_take(memo, node, work.match_parent):
+                matching(rows, dist, work.match_parent)
         count = push_moves(
             boxes, last, occ, seen, mark, nbr, goal, dead, tunnels, work.allowed, work.order,
             moves,
@@ -325,6 +342,8 @@ def _expand_steps(board, learned, plan, store, table, queue, counters, params, w
             nd_moves[new] = m2
             nd_stand[new] = stand
             table[-found - 1] = new
+            if kind == BOUND_MATCHING:
+                memo_put(memo, new, k, index_of(child, t), work.match_work)
             if not exact:
                 there = met(meet, key, child, player)
                 if there >= 0:
@@ -431,6 +450,9 @@ class Search:
         self.frozen_cache = new_frozen_cache(
             board.n if frozen_goals else 1, len(board.goals) if frozen_goals else 0
         )
+        #: The matchings of the nodes stored last (:class:`~sokoban.solve._bounds.MatchMemo`),
+        #: in no more bytes than the node store: it grows with it.
+        self.memo = new_memo(board.nboxes, self._store_bytes)
         self._put_root(exact)
 
     def _put_root(self, exact: bool) -> None:
@@ -469,9 +491,13 @@ class Search:
         _queue.push(self.queue, int(wh * h), int(tie(kind, h, 0, 0, width)), 0, 0)
 
     @property
+    def _store_bytes(self) -> int:
+        return sum(a.nbytes for a in self.store)
+
+    @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, *self.queue, *self.kernel_board, *self.learned]
-        arrays += self.frozen_cache
+        arrays += [*self.frozen_cache, *self.memo]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -495,6 +521,7 @@ class Search:
             self.params,
             self.frozen_cache,
             self._meet(),
+            self.memo,
         )
         return code
 
@@ -518,8 +545,10 @@ class Search:
         qcap = self.queue.capacity
         grow_queue = not grow_store or self.queue.state[_queue.USED] + room > qcap
         extra = 0
+        memo = grown_memo(self.memo, 2 * self._store_bytes) if grow_store else self.memo
         if grow_store:
-            extra += sum(a.nbytes for a in self.store) + 2 * self.table.nbytes
+            extra += self._store_bytes + 2 * self.table.nbytes
+            extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
         if grow_queue:
             extra += 3 * qcap * 4
         if self.nbytes + extra > memory:
@@ -528,6 +557,7 @@ class Search:
             self.store = self.store.doubled()
             self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
             _table.rebuild(self.table, self.store.hash, int(self.counters[NODES]))
+            self.memo = memo
         if grow_queue:
             self.queue = _queue.grown(self.queue, 0, 2 * qcap)
         return True

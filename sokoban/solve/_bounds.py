@@ -11,6 +11,8 @@ matching of boxes to goals they can still reach.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sokoban._arrays import copy_into
@@ -23,6 +25,11 @@ BOUNDS = {"none": BOUND_NONE, "nearest": BOUND_NEAREST, "matching": BOUND_MATCHI
 
 #: Larger than any sum of distances, for the Hungarian algorithm's slack.
 _HUGE = np.int64(1) << 60
+#: Entries of a :class:`MatchMemo` at most (plenty for the nodes expanded soon after
+#: they are stored).
+MEMO_ENTRIES = 1 << 14
+#: Bytes of a :class:`MatchMemo` at most.
+MEMO_BYTES = 8 << 20
 
 
 @njit(internal=True)
@@ -140,3 +147,90 @@ def bound(kind, boxes, dist, work):
     if kind == BOUND_NEAREST:
         return nearest(boxes, dist)
     return np.int64(0)
+
+
+class MatchMemo(NamedTuple):
+    """The matchings of the nodes a search stored last, so that a node expanded soon
+    after it was stored (most of them, in a best-first search) repairs its children's
+    matchings from its own instead of solving it from scratch: O(b^2) instead of
+    O(b^3). Entry ``node & (r - 1)`` holds the node (``node`` int64[r], -1 empty) and its
+    potentials and assignment (``sol`` int64[r, 3, b + 1], rows as in :func:`matching`'s
+    ``work``, the rows in the order of the node's sorted boxes)."""
+
+    node: np.ndarray
+    sol: np.ndarray
+
+
+def new_memo(nboxes: int, budget: int) -> MatchMemo:
+    """An empty :class:`MatchMemo` for ``nboxes`` boxes in at most ``budget`` bytes (and
+    :data:`MEMO_BYTES`): a power of two of entries, at most :data:`MEMO_ENTRIES`, at
+    least one."""
+    entries = 1
+    per_entry = 8 * (1 + 3 * (nboxes + 1))
+    while entries * 2 <= MEMO_ENTRIES and entries * 2 * per_entry <= min(budget, MEMO_BYTES):
+        entries *= 2
+    return MatchMemo(np.full(entries, -1, np.int64), np.zeros((entries, 3, nboxes + 1), np.int64))
+
+
+def grown_memo(memo: MatchMemo, budget: int) -> MatchMemo:
+    """A bigger empty memo when ``budget`` bytes hold more entries than ``memo``, else
+    ``memo`` (what it held is only a cache: a new one starts empty)."""
+    bigger = new_memo(memo.sol.shape[2] - 1, budget)
+    return bigger if bigger.node.shape[0] > memo.node.shape[0] else memo
+
+
+@njit(internal=True)
+def memo_take(memo, node, out):
+    """Copy the matching of ``node`` into rows 0-2 of ``out`` (int64[6, b + 1]) when the
+    memo holds it; returns whether it did."""
+    slot = node & (memo.node.shape[0] - 1)
+    if memo.node[slot] != node:
+        return False
+    sol = memo.sol[slot]
+    for r in range(3):
+        copy_into(out[r], sol[r])
+    return True
+
+
+@njit(internal=True)
+def memo_put(memo, node, k, j, work):
+    """Keep the matching in ``work`` (from :func:`rematch`, its rows the parent's sorted
+    boxes with box ``k`` moved) for the stored child ``node``, whose sorted boxes hold
+    the moved box at index ``j``: the rows between ``k`` and ``j`` shift by one."""
+    slot = node & (memo.node.shape[0] - 1)
+    memo.node[slot] = node
+    sol = memo.sol[slot]
+    m = work.shape[1] - 1
+    u, v, p = work[0], work[1], work[2]
+    sol[0, 0] = u[0]
+    for r in range(m):
+        sol[0, _shifted(r, k, j) + 1] = u[r + 1]
+    copy_into(sol[1], v)
+    sol[2, 0] = p[0]
+    for c in range(1, m + 1):
+        sol[2, c] = _shifted(p[c] - 1, k, j) + 1 if p[c] > 0 else 0
+
+
+@njit(internal=True)
+def index_of(boxes, cell):
+    """The index of ``cell`` in ``boxes`` (int16[b] sorted), or -1."""
+    lo, hi = 0, boxes.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if boxes[mid] < cell:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < boxes.shape[0] and boxes[lo] == cell else -1
+
+
+@njit(internal=True)
+def _shifted(r, k, j):
+    """Where row ``r`` goes when the row ``k`` moves to ``j`` (the others keep order)."""
+    if r == k:
+        return j
+    if k < j and k < r <= j:
+        return r - 1
+    if j < k and j <= r < k:
+        return r + 1
+    return r

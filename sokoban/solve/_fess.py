@@ -24,7 +24,7 @@ import numpy as np
 from sokoban.level import Level
 from sokoban.solve import _driver, _table
 from sokoban.solve._board import INF, Board, push_distances
-from sokoban.solve._bounds import matching
+from sokoban.solve._bounds import grown_memo, matching, new_memo
 from sokoban.solve._carry import MAX_STATES
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
 from sokoban.solve._features import (
@@ -168,6 +168,9 @@ class Fess:
         self.frozen_cache = new_frozen_cache(
             board.n if frozen_goals else 1, len(board.goals) if frozen_goals else 0
         )
+        #: The matchings of the nodes stored last (:class:`~sokoban.solve._bounds.MatchMemo`),
+        #: in no more bytes than the node store: it grows with it.
+        self.memo = new_memo(nb, self._store_bytes)
         self._put_root()
         #: The most bytes the arrays took over every run so far.
         self.peak = self.nbytes
@@ -222,9 +225,13 @@ class Fess:
         cell_push(self.cells, self.extra[LINK], self.counters, cell, first, 0)
 
     @property
+    def _store_bytes(self) -> int:
+        return sum(a.nbytes for a in self.store)
+
+    @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
-        arrays += [*self.learned, *self.frozen_cache]
+        arrays += [*self.learned, *self.frozen_cache, *self.memo]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -248,14 +255,18 @@ class Fess:
             self.counters,
             self.params,
             self.meet_source.meet() if self.meet_source is not None else self._no_meet,
+            self.memo,
         )
         return expand_batch(tree, self.frozen_cache)
 
     def grow(self, code: int, memory: int) -> bool:
         """Double the node store, table and links; False when that would pass ``memory``."""
-        extra = sum(a.nbytes for a in self.store) + 2 * self.table.nbytes + self.extra.nbytes
+        memo = grown_memo(self.memo, 2 * self._store_bytes)
+        extra = self._store_bytes + 2 * self.table.nbytes + self.extra.nbytes
+        extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
         if self.nbytes + extra > memory:
             return False
+        self.memo = memo
         self.store = self.store.doubled()
         self.extra = np.concatenate([self.extra, np.full_like(self.extra, -1)], axis=1)
         self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)

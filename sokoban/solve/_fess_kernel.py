@@ -26,7 +26,7 @@ from sokoban._arrays import copy_into
 from sokoban._jit import njit
 from sokoban.solve import _table
 from sokoban.solve._board import INF
-from sokoban.solve._bounds import matching, rematch
+from sokoban.solve._bounds import index_of, matching, memo_put, memo_take, rematch
 from sokoban.solve._carry import carry, pull_reaches
 from sokoban.solve._children import child_dead, corral_mask, new_work
 from sokoban.solve._corral_deadlock import corral_dead, matches
@@ -87,7 +87,8 @@ class Tree(NamedTuple):
     (slots :data:`~sokoban.solve._store.EXPANDED` ... :data:`FROZEN`), the parameters
     int64[13] (slots :data:`P_BUDGET` ... :data:`P_PROJECT`) and the positions of a
     backward search (:class:`~sokoban.solve._pull_search.Meet`): a node that is one of
-    them is solved, the backward node in ``counters[MEET]``."""
+    them is solved, the backward node in ``counters[MEET]``; the matchings of the nodes
+    stored last (:class:`~sokoban.solve._bounds.MatchMemo`)."""
 
     board: Any
     learned: Any
@@ -99,6 +100,7 @@ class Tree(NamedTuple):
     counters: np.ndarray
     params: np.ndarray
     meet: Any
+    memo: Any
 
 
 class FessWork(NamedTuple):
@@ -234,7 +236,10 @@ def _fess_steps(tree, work, own):
             continue
         corral_mask(boxes, occ, seen, mark, nbr, goal, dead, corrals, work)
         copy_into(rows, boxes)
-        matching(rows, dist, work.match_parent)
+        # The node's own matching was kept when it was stored, unless newer nodes took
+        # its slot: its children repair it.
+        if not memo_take(tree.memo, node, work.match_parent):
+            matching(rows, dist, work.match_parent)
         count = push_moves(
             boxes, last, occ, seen, mark, nbr, goal, dead, tunnels, work.allowed, work.order,
             moves,
@@ -373,6 +378,7 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
     store.closed[new] = 0
     store.last[new] = t
     tree.table[-found - 1] = new
+    memo_put(tree.memo, new, k, index_of(child, t), work.match_work)
     if h == 0:
         counters[GOAL] = new
         return CHILD_SOLVED
