@@ -199,7 +199,7 @@ export async function showCollection(cid) {
       // The best on the picture itself: fewest moves, fewest pushes (of any solutions).
       picture.append(el("span", {
         class: "thumb-best", "data-moves": b.moves, "data-pushes": b.pushes,
-        title: "Your best: the fewest moves, the fewest pushes", text: `${b.moves} moves \u00b7 ${b.pushes} pushes`,
+        title: "Your best: the fewest moves, the fewest pushes", text: `${b.moves}\u00a0moves \u00b7 ${b.pushes}\u00a0pushes`,
       }));
     }
     link.append(picture, el("span", { class: "name", text: label }));
