@@ -45,7 +45,9 @@ def sign_up(client: TestClient, name: str) -> dict[str, str]:
 
 def mine(client: TestClient, headers: dict[str, str] | None = None) -> tuple[int, list[dict]]:
     """The count of ``mine`` in the list of collections, and its page, as ``headers`` ask."""
-    (summary,) = [c for c in client.get("/api/collections", headers=headers).json() if c["id"] == "mine"]
+    (summary,) = [
+        c for c in client.get("/api/collections", headers=headers).json() if c["id"] == "mine"
+    ]
     page = client.get("/api/collections/mine", headers=headers).json()
     assert page["count"] == summary["count"]
     return summary["count"], page["levels"]

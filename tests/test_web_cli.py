@@ -177,12 +177,13 @@ def test_migration_4_gives_saved_levels_owners_and_keeps_their_ids(database_url:
             conn.execute(rows.insert().values(title=title, xsb=corridor.xsb(), created_at=now()))
         conn.execute(rows.delete().where(rows.c.title == "two"))
         # Before: "three" was mine/2, "four" mine/3 (ranks).
+        score = {"player_id": ada, "moves": 3, "pushes": 2, "lurd": "rRR"}
         for rank in (1, 2, 3):
-            conn.execute(scores.insert().values(player_id=ada, level_id=f"mine/{rank}", moves=3,
-                                                pushes=2, lurd="rRR", submitted_at=now()))  # fmt: skip
-        conn.execute(races.insert().values(code="c", host_id=ada, level_id="mine/3",
-                                           xsb=corridor.xsb(), time_limit=60, countdown=0,
-                                           created_at=now(), version=1))  # fmt: skip
+            values = {**score, "level_id": f"mine/{rank}", "submitted_at": now()}
+            conn.execute(scores.insert().values(**values))
+        race = {"code": "c", "host_id": ada, "xsb": corridor.xsb(), "time_limit": 60}
+        values = {**race, "level_id": "mine/3", "countdown": 0, "created_at": now(), "version": 1}
+        conn.execute(races.insert().values(**values))
     old.close()
     store = open_store(database_url)
     assert current_version(store) == len(MIGRATIONS)
