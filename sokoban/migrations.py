@@ -4,7 +4,7 @@ recorded in the ``schema_version`` table.
 >>> from sokoban.store import Store
 >>> store = Store("sqlite://")
 >>> current_version(store), upgrade(store).version, current_version(store) == len(MIGRATIONS)
-(0, 3, True)
+(0, 4, True)
 
 Opening a :class:`~sokoban.store.Store` never changes its schema: ``sokoban db upgrade``
 and ``sokoban serve`` (unless ``--no-upgrade``) call :func:`upgrade`; ``db stats`` and
@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection
 from sokoban.errors import StoreError
 from sokoban.records.players import name_skeleton
 from sokoban.records.tables import players_v3, scores_v3, tables_v2
-from sokoban.store import Store, saved_levels_v1, schema_version
+from sokoban.store import Store, saved_levels_v1, saved_levels_v4, schema_version
 
 #: The key of the advisory lock an upgrade holds on PostgreSQL (any fixed 64-bit number).
 LOCK_KEY = 0x50B0_BA11
@@ -72,12 +72,39 @@ def _m3_fair_play(conn: Connection) -> None:
     sa.Index("ux_players_name_skeleton", players.c.name_skeleton, unique=True).create(conn)
 
 
+def _m4_level_owners(conn: Connection) -> None:
+    # A saved level was numbered by its rank in the order saved; from now on by its id,
+    # which no later save can shift. The two differ only where ids have gaps (a failed
+    # save on PostgreSQL): the scores and races naming such a level by its rank are moved
+    # to its id, the highest rank first (a rank is never above its id, so no name taken
+    # by a later move is still to be moved).
+    old = saved_levels_v1(sa.MetaData())
+    ids = conn.execute(sa.select(old.c.id).order_by(old.c.id)).scalars().all()
+    named = [sa.table("scores", sa.column("level_id")), sa.table("races", sa.column("level_id"))]
+    for rank, number in reversed(list(enumerate(ids, start=1))):
+        if rank != number:
+            for table in named:
+                conn.execute(
+                    table.update()
+                    .where(table.c.level_id == f"mine/{rank}")
+                    .values(level_id=f"mine/{number}")
+                )
+    # The owner: who saved it. Levels saved before owners were kept have none: no player's
+    # collection lists them, and their links (mine/N) still open them for everyone.
+    table = saved_levels_v4(sa.MetaData())
+    column = sa.schema.CreateColumn(table.c.owner_id).compile(dialect=conn.dialect)
+    conn.execute(sa.text(f"ALTER TABLE saved_levels ADD COLUMN {column} REFERENCES players (id)"))
+    for index in table.indexes:
+        index.create(conn)
+
+
 #: ``(description, function(connection))`` in order; version ``n`` is the n-th (1-based).
 #: Append only.
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("saved levels (the player's collection)", _m1_saved_levels),
     ("players, scores, daily levels, races", _m2_records),
     ("lookalike names, recovery codes, assisted scores", _m3_fair_play),
+    ("saved levels numbered by id, with their owner", _m4_level_owners),
 ]
 
 

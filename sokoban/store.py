@@ -7,6 +7,10 @@
 >>> store.count_levels(), store.level(1).title
 (1, 'Mine')
 
+A saved level's number is its row's id: it never changes, whoever saved it, so ``mine/1``
+names that level for everyone (share links, scores, races). Its ``owner`` (a player's id)
+is whose collection lists it.
+
 Opening a store never changes its schema: :mod:`sokoban.migrations` builds and upgrades
 it (the ``schema_version`` table records the migrations applied). SQLite connections run
 in WAL mode (readers do not block the writer) with foreign keys enforced.
@@ -14,6 +18,7 @@ in WAL mode (readers do not block the writer) with foreign keys enforced.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 from pathlib import Path
@@ -60,7 +65,7 @@ schema_version = sa.Table(
 
 
 def saved_levels_v1(m: sa.MetaData) -> sa.Table:
-    """``saved_levels`` as migration 1 made it (still its current form)."""
+    """``saved_levels`` as migration 1 made it."""
     return sa.Table(
         "saved_levels",
         m,
@@ -71,8 +76,33 @@ def saved_levels_v1(m: sa.MetaData) -> sa.Table:
     )
 
 
-#: The player's own levels (collection ``mine`` of the web game), in the order saved.
-saved_levels = saved_levels_v1(metadata)
+def saved_levels_v4(m: sa.MetaData) -> sa.Table:
+    """``saved_levels`` as migration 4 leaves it: with its owner, a player's id (the
+    migration makes it a foreign key of ``players``; ``None`` for the levels saved before
+    levels had owners)."""
+    return sa.Table(
+        "saved_levels",
+        m,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("title", sa.String(200), nullable=False),
+        sa.Column("xsb", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("owner_id", sa.Integer, nullable=True),
+        sa.Index("ix_saved_levels_owner", "owner_id", "id"),
+    )
+
+
+#: The players' own levels (collection ``mine`` of the web game), numbered by their ids.
+saved_levels = saved_levels_v4(metadata)
+
+
+@dataclasses.dataclass(frozen=True)
+class SavedLevel:
+    """A saved level: its number (the row's id, never reused), its owner, the level."""
+
+    number: int
+    owner: int | None
+    level: Level
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -122,41 +152,49 @@ class Store:
 
     # --- saved levels ---------------------------------------------------------------------
 
-    def save_level(self, level: Level, title: str | None = None) -> int:
-        """Keep ``level`` (its board and title) in the player's collection; returns its
-        1-based number there."""
+    def save_level(self, level: Level, title: str | None = None, owner: int | None = None) -> int:
+        """Keep ``level`` (its board and title) as ``owner``'s (a player's id); returns
+        its number, the same for everyone from then on."""
         title = (title if title is not None else level.title).strip()
+        values = {"title": title[:200], "xsb": level.xsb(), "created_at": _now(), "owner_id": owner}
         with self.engine.begin() as conn:
-            row = conn.execute(
-                saved_levels.insert().values(title=title[:200], xsb=level.xsb(), created_at=_now())
-            )
-            (key,) = row.inserted_primary_key  # type: ignore[misc]
-            # Its number is its rank by id (ids may have gaps; another save may follow).
-            count = conn.execute(
-                sa.select(sa.func.count()).select_from(saved_levels).where(saved_levels.c.id <= key)
-            ).scalar()
-        return int(count or 0)
+            row = conn.execute(saved_levels.insert().values(**values))
+            (number,) = row.inserted_primary_key  # type: ignore[misc]
+        return int(number)
 
-    def count_levels(self) -> int:
+    def count_levels(self, owner: int | None = None) -> int:
+        """How many levels ``owner`` saved; every saved level's count when ``None``."""
+        query = sa.select(sa.func.count()).select_from(saved_levels)
+        if owner is not None:
+            query = query.where(saved_levels.c.owner_id == owner)
         with self.engine.connect() as conn:
-            count = conn.execute(sa.select(sa.func.count()).select_from(saved_levels)).scalar()
+            count = conn.execute(query).scalar()
         return int(count or 0)
 
-    def levels(self, offset: int = 0, limit: int | None = None) -> list[Level]:
-        """Saved levels in the order saved, from the ``offset``-th (0-based)."""
-        query = (
-            sa.select(saved_levels.c.title, saved_levels.c.xsb)
-            .order_by(saved_levels.c.id)
-            .offset(offset)
-            .limit(limit)
-        )
+    def levels(
+        self, offset: int = 0, limit: int | None = None, owner: int | None = None
+    ) -> list[SavedLevel]:
+        """``owner``'s saved levels (every one when ``None``) in the order saved, from the
+        ``offset``-th (0-based)."""
+        query = sa.select(saved_levels).order_by(saved_levels.c.id).offset(offset).limit(limit)
+        if owner is not None:
+            query = query.where(saved_levels.c.owner_id == owner)
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [Level.from_xsb(row.xsb).with_metadata(title=row.title) for row in rows]
+        return [_saved(row) for row in rows]
+
+    def saved(self, number: int) -> SavedLevel | None:
+        """The saved level numbered ``number``, whoever's it is; ``None`` if there is none."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(saved_levels).where(saved_levels.c.id == number)).first()
+        return None if row is None else _saved(row)
 
     def level(self, number: int) -> Level | None:
-        """The saved level numbered ``number`` (1-based), ``None`` if there is none."""
-        if number < 1:
-            return None
-        found = self.levels(number - 1, 1)
-        return found[0] if found else None
+        """The level of :meth:`saved`."""
+        found = self.saved(number)
+        return None if found is None else found.level
+
+
+def _saved(row: Any) -> SavedLevel:
+    level = Level.from_xsb(row.xsb).with_metadata(title=row.title)
+    return SavedLevel(int(row.id), row.owner_id, level)

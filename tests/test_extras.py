@@ -68,6 +68,6 @@ def test_serve_get_makes_no_lasting_database(
     store = open_store(default_path())  # the web game has run here before and saved a level
     store.save_level(Level.from_xsb("#####\n#@$.#\n#####"), "Kept")
     store.close()
-    result = run(runner, "serve", "--get", "/api/collections/mine", "--daily-ahead", "-1")
+    result = run(runner, "serve", "--get", "/api/levels/mine/1", "--daily-ahead", "-1")
     assert result.exit_code == 0, result.stderr
     assert '"Kept"' in result.stdout

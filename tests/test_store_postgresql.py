@@ -62,7 +62,7 @@ def test_migrations_run_once(store: Store) -> None:
 def test_saved_levels_in_order(store: Store) -> None:
     level = Level.from_xsb("#####\n#@$.#\n#####")
     assert [store.save_level(level, f"n{i}") for i in range(3)] == [1, 2, 3]
-    assert [lv.title for lv in store.levels(1)] == ["n1", "n2"]
+    assert [saved.level.title for saved in store.levels(1)] == ["n1", "n2"]
     assert store.level(2) == level.with_metadata(title="n1")
     assert store.count_levels() == 3
 

@@ -29,9 +29,28 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     folder = tmp_path_factory.mktemp("web")
     levels = folder / "two.xsb"
     levels.write_text(FILE)
-    settings = Settings(collections=(levels,), db=str(folder / "t.db"), solvers=1, queue=2)
+    settings = Settings(
+        collections=(levels,), db=str(folder / "t.db"), solvers=1, queue=2, signup_burst=100
+    )
     with TestClient(create_app(settings), base_url="http://localhost") as c:
         yield c
+
+
+def sign_up(client: TestClient, name: str) -> dict[str, str]:
+    """A new player's Authorization header."""
+    r = client.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def mine(client: TestClient, headers: dict[str, str] | None = None) -> tuple[int, list[dict]]:
+    """The count of ``mine`` in the list of collections, and its page, as ``headers`` ask."""
+    (summary,) = [
+        c for c in client.get("/api/collections", headers=headers).json() if c["id"] == "mine"
+    ]
+    page = client.get("/api/collections/mine", headers=headers).json()
+    assert page["count"] == summary["count"]
+    return summary["count"], page["levels"]
 
 
 def one_line_error(response: object, status: int) -> str:
@@ -296,30 +315,75 @@ def test_parse_reads_levels_and_reports_broken_ones(client: TestClient) -> None:
 
 
 def test_save_keeps_levels_in_mine_and_titles_stay_text(client: TestClient) -> None:
+    me = sign_up(client, "Saver")
     hostile = "<script>alert(1)</script>"
-    saved = client.post("/api/levels", json={"level": SQUARE, "title": hostile})
+    saved = client.post("/api/levels", json={"level": SQUARE, "title": hostile}, headers=me)
     assert saved.status_code == 201
     level = saved.json()
     assert level["collection"] == "mine" and level["title"] == hostile
+    assert level["id"] == f"mine/{level['index']}"
     assert client.get(f"/api/levels/mine/{level['index']}").json()["title"] == hostile
-    assert client.get("/api/levels/mine/1").headers["content-type"] == "application/json"
-    mine = [c for c in client.get("/api/collections").json() if c["id"] == "mine"][0]
-    assert mine["count"] == level["index"]
-    bad = client.post("/api/levels", json={"level": "#####\n#@ .#\n#####"})
+    assert client.get(f"/api/levels/{level['id']}").headers["content-type"] == "application/json"
+    count, levels = mine(client, me)
+    assert count == 1 and [lv["id"] for lv in levels] == [level["id"]]
+    bad = client.post("/api/levels", json={"level": "#####\n#@ .#\n#####"}, headers=me)
     assert "no boxes" in one_line_error(bad, 422)
-    one_line_error(client.post("/api/levels", json={"level": SQUARE, "title": "x" * 201}), 422)
-    one_line_error(client.get("/api/levels/mine/999"), 404)
+    long_title = {"level": SQUARE, "title": "x" * 201}
+    one_line_error(client.post("/api/levels", json=long_title, headers=me), 422)
+    assert "numbered 999" in one_line_error(client.get("/api/levels/mine/999"), 404)
+    assert mine(client, me)[0] == 1  # nothing refused was kept
+
+
+def test_saving_needs_a_player(client: TestClient) -> None:
+    detail = one_line_error(client.post("/api/levels", json={"level": SQUARE}), 401)
+    assert detail.startswith("sign in to save levels")
+    stale = {"Authorization": "Bearer not-a-token"}
+    assert "unknown token" in one_line_error(
+        client.post("/api/levels", json={"level": SQUARE}, headers=stale), 401
+    )
+    one_line_error(client.get("/api/collections", headers=stale), 401)
+    # Signed out, mine is empty and says how to fill it.
+    (summary,) = [c for c in client.get("/api/collections").json() if c["id"] == "mine"]
+    assert summary["count"] == 0 and "Sign in" in summary["description"]
+    assert mine(client) == (0, [])
+
+
+def test_mine_is_each_players_own_and_its_links_open_for_everyone(client: TestClient) -> None:
+    ada, bob = sign_up(client, "Ada"), sign_up(client, "Bob")
+    first = client.post("/api/levels", json={"level": CORRIDOR, "title": "A1"}, headers=ada)
+    theirs = client.post("/api/levels", json={"level": SQUARE, "title": "B1"}, headers=bob)
+    second = client.post("/api/levels", json={"level": SQUARE, "title": "A2"}, headers=ada)
+    a1, b1, a2 = (r.json() for r in (first, theirs, second))
+    # Numbers are the store's, the same for everyone: Bob's level sits between Ada's.
+    assert a1["index"] < b1["index"] < a2["index"]
+    assert [lv["title"] for lv in mine(client, ada)[1]] == ["A1", "A2"]
+    assert [lv["id"] for lv in mine(client, ada)[1]] == [a1["id"], a2["id"]]
+    assert [lv["title"] for lv in mine(client, bob)[1]] == ["B1"]
+    assert a1["id"] not in [lv["id"] for lv in mine(client, bob)[1]]
+    # A share link of Ada's level opens for Bob and for a visitor signed out...
+    for headers in (bob, None):
+        shared = client.get(f"/api/levels/{a1['id']}", headers=headers)
+        assert shared.status_code == 200 and shared.json()["title"] == "A1"
+    # ...and the scores keyed by its id work for anyone.
+    score = client.post("/api/scores", json={"level_id": a1["id"], "lurd": "rRR"}, headers=bob)
+    assert score.status_code == 201 and score.json()["rank_moves"] == 1, score.text
+    board = client.get("/api/leaderboard", params={"level": a1["id"]}).json()
+    assert [e["name"] for e in board["entries"]] == ["Bob"]
+    ghost = client.get("/api/ghost", params={"level": a1["id"], "source": "leader"})
+    assert ghost.status_code == 200 and ghost.json()["lurd"] == "rRR"
 
 
 def test_saved_levels_survive_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "keep.db")
     app = create_app(Settings(db=db, solvers=1, warm=False))
     client = TestClient(app, base_url="http://localhost")  # no lifespan: no solver needed to save
-    client.post("/api/levels", json={"level": CORRIDOR, "title": "kept"})
+    me = sign_up(client, "Keeper")
+    saved = client.post("/api/levels", json={"level": CORRIDOR, "title": "kept"}, headers=me)
     again = TestClient(
         create_app(Settings(db=db, solvers=1, warm=False)), base_url="http://localhost"
     )
-    assert again.get("/api/levels/mine/1").json()["title"] == "kept"
+    assert again.get(f"/api/levels/{saved.json()['id']}").json()["title"] == "kept"
+    assert [lv["title"] for lv in mine(again, me)[1]] == ["kept"]
 
 
 def test_a_bad_level_field_is_said_in_words(client: TestClient) -> None:

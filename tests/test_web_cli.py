@@ -135,14 +135,72 @@ def test_a_newer_database_is_refused(tmp_path: Path) -> None:
         open_store(tmp_path / "s.db")
 
 
-def test_saved_levels_keep_their_order(tmp_path: Path) -> None:
+def test_saved_levels_keep_their_order_and_owners(tmp_path: Path) -> None:
     from sokoban import Level
+    from sokoban.records import Records, hash_secret
 
     store = open_store(tmp_path / "s.db")
+    records = Records(store)
+    ada, bob = (records.add_player(name, hash_secret(name)).id for name in ("Ada", "Bob"))
     level = Level.from_xsb("#####\n#@$.#\n#####")
-    assert [store.save_level(level, f"n{i}") for i in range(3)] == [1, 2, 3]
-    assert [lv.title for lv in store.levels(1, 5)] == ["n1", "n2"]
-    assert store.level(3).title == "n2" and store.level(4) is None and store.level(0) is None
+    owners = [ada, bob, ada, None]
+    assert [store.save_level(level, f"n{i}", o) for i, o in enumerate(owners)] == [1, 2, 3, 4]
+    assert [s.level.title for s in store.levels(1, 5)] == ["n1", "n2", "n3"]
+    assert [(s.number, s.level.title) for s in store.levels(owner=ada)] == [(1, "n0"), (3, "n2")]
+    assert [s.number for s in store.levels(1, owner=ada)] == [3]
+    assert (store.count_levels(), store.count_levels(ada), store.count_levels(bob)) == (4, 2, 1)
+    assert store.saved(2) is not None and store.saved(2).owner == bob
+    assert store.level(3).title == "n2" and store.level(5) is None and store.level(0) is None
+    with pytest.raises(sa.exc.IntegrityError):  # an owner is a player
+        store.save_level(level, "nobody's", 999)
+    store.close()
+
+
+def test_migration_4_gives_saved_levels_owners_and_keeps_their_ids(database_url: str) -> None:
+    """An old database (schema 3) with saved levels, one of them deleted (a gap in the ids,
+    as a failed save leaves on PostgreSQL), and scores and a race naming levels by their
+    old numbers (their ranks): upgraded, the levels are numbered by id and every record
+    still names the level it named."""
+    from sokoban import Level
+    from sokoban.migrations import upgrade
+    from sokoban.records import Records, hash_secret
+    from sokoban.records.tables import now, races, scores
+    from sokoban.store import Store, saved_levels_v1
+
+    old = Store(database_url)
+    upgrade(old, backup=False, target=3)
+    rows = saved_levels_v1(sa.MetaData())
+    corridor = Level.from_xsb("#######\n#@ $ .#\n#######")
+    ada = Records(old).add_player("Ada", hash_secret("a")).id
+    with old.engine.begin() as conn:
+        for title in ("one", "two", "three", "four"):
+            conn.execute(rows.insert().values(title=title, xsb=corridor.xsb(), created_at=now()))
+        conn.execute(rows.delete().where(rows.c.title == "two"))
+        # Before: "three" was mine/2, "four" mine/3 (ranks).
+        score = {"player_id": ada, "moves": 3, "pushes": 2, "lurd": "rRR"}
+        for rank in (1, 2, 3):
+            values = {**score, "level_id": f"mine/{rank}", "submitted_at": now()}
+            conn.execute(scores.insert().values(**values))
+        race = {"code": "c", "host_id": ada, "xsb": corridor.xsb(), "time_limit": 60}
+        values = {**race, "level_id": "mine/3", "countdown": 0, "created_at": now(), "version": 1}
+        conn.execute(races.insert().values(**values))
+    old.close()
+    store = open_store(database_url)
+    assert current_version(store) == len(MIGRATIONS)
+    saved = store.levels()
+    assert [(s.number, s.level.title, s.owner) for s in saved] == [
+        (1, "one", None),
+        (3, "three", None),
+        (4, "four", None),
+    ]
+    with store.engine.connect() as conn:
+        named = conn.execute(sa.select(scores.c.level_id).order_by(scores.c.id)).scalars().all()
+        race = conn.execute(sa.select(races.c.level_id)).scalar()
+    assert named == ["mine/1", "mine/3", "mine/4"] and race == "mine/4"
+    # Levels without an owner are in no player's collection; their numbers still open them.
+    assert store.count_levels(ada) == 0 and store.level(3).title == "three"
+    assert store.save_level(corridor, "new", ada) == 5
+    assert [s.number for s in store.levels(owner=ada)] == [5]
     store.close()
 
 

@@ -662,16 +662,26 @@ def test_an_assisted_solve_is_kept_but_not_ranked(client: TestClient) -> None:
     assert other_body["name"] not in [e["name"] for e in board["entries"]]
 
 
+def _help_requests(start: str, step: str, played: str) -> dict[str, dict[str, object]]:
+    """A request to each route of the solver's help (solve, which Hint, Solve and
+    "Solvable?" ask; rewind; the deadlock check) about a board: from ``start`` with one
+    ``step``, or at the position ``played``."""
+    return {
+        "/api/solve": {"level": played},
+        "/api/rewind": {"level": start, "lurd": step},
+        "/api/check": {"level": played},
+    }
+
+
 def test_no_solver_help_or_ghost_on_a_running_daily_or_race(client: TestClient) -> None:
     headers, _ = sign_up(client)
     daily = client.get("/api/daily").json()["level"]
     daily_id = f"daily/{today()}"
     played = CORRIDOR.replace("@ $", " @$")  # a position of today's board, one step in
-    for path in ("/api/solve", "/api/rewind"):
-        body: dict[str, object] = {"level": played}
-        if path == "/api/rewind":
-            body = {"level": daily["xsb"], "lurd": "r"}
-        assert "daily" in error(client.post(path, json=body), 403)
+    for path, body in _help_requests(daily["xsb"], "r", played).items():
+        assert "daily" in error(client.post(path, json=body), 403), path
+        # Signed in too.
+        assert "daily" in error(client.post(path, json=body, headers=headers), 403), path
     # Another player's solution of today's daily is not served while the day runs.
     solver, _ = sign_up(client)
     client.post("/api/scores", headers=solver, json={"level_id": daily_id, "lurd": "rRR"})
@@ -679,9 +689,12 @@ def test_no_solver_help_or_ghost_on_a_running_daily_or_race(client: TestClient) 
         error(client.get("/api/ghost", params={"level": daily_id, "source": source}), 403)
     # A race's board: no solver, no leader's ghost, from its creation until it ends.
     xsb = builtin(client, 4)["xsb"]
-    assert client.post("/api/solve", json={"level": xsb}).status_code == 200
+    race_help = _help_requests(xsb, builtin(client, 4)["solution"][0], xsb)
+    for path, body in race_help.items():
+        assert client.post(path, json=body).status_code == 200, path
     new_race(client, headers, level_id="builtin/4", countdown=30)
-    assert "race" in error(client.post("/api/solve", json={"level": xsb}), 403)
+    for path, body in race_help.items():
+        assert "race" in error(client.post(path, json=body), 403), path
     error(client.get("/api/ghost", params={"level": "builtin/4", "source": "leader"}), 403)
     assert client.get("/api/levels/builtin/4").json()["solution"] is None  # until it ends
     page = client.get("/api/collections/builtin", params={"offset": 3, "limit": 2}).json()

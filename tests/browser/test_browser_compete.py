@@ -7,7 +7,6 @@ oracle."""
 from __future__ import annotations
 
 import io
-import json
 import time
 import urllib.error
 import urllib.request
@@ -19,7 +18,17 @@ from sokoban import Level, xsb
 from sokoban.lurd import replay
 from sokoban.solve import Limits, solve
 
-from .web_helpers import ARTIFACTS, LEVELS, Page, get_json
+from .web_helpers import (
+    ARTIFACTS,
+    LEVELS,
+    Page,
+    call,
+    get_json,
+    kept_code,
+    sign_in,
+    token_of,
+    wait_text,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,35 +39,10 @@ def _level(index: int) -> Level:
     return list(xsb.iter_levels(io.StringIO(LEVELS)))[index - 1]
 
 
-def _call(
-    method: str, url: str, body: Any = None, token: str | None = None, timeout: float = 10
-) -> Any:
-    """The server's JSON API from the test (players and scores made without a browser)."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return json.load(response)
-
-
 def _full_shot(web: Page, label: str) -> None:
     """The whole page (the scores sit below the board)."""
     ARTIFACTS.mkdir(exist_ok=True)
     web.page.screenshot(path=str(ARTIFACTS / f"compete-{label}.png"), full_page=True)
-
-
-def _wait_text(web: Page, selector: str, how: str, value: str, timeout: float = 10_000) -> None:
-    """Wait until the text of ``selector`` is (``is``), starts with (``starts``) or holds
-    (``has``) ``value`` (a function with arguments: the page's CSP forbids eval)."""
-    web.page.wait_for_function(
-        "([s, how, v]) => { const n = document.querySelector(s); if (!n) return false;"
-        " const t = n.textContent;"
-        " return how === 'is' ? t === v : how === 'starts' ? t.startsWith(v) : t.includes(v); }",
-        arg=[selector, how, value],
-        timeout=timeout,
-    )
 
 
 def _rows(web: Page, table: str) -> list[str]:
@@ -68,31 +52,6 @@ def _rows(web: Page, table: str) -> list[str]:
 def _press(web: Page, lurd: str) -> None:
     for letter in lurd:
         web.page.keyboard.press(KEYS[letter.lower()])
-
-
-def _kept_code(web: Page) -> str:
-    """The recovery code sign-up shows once, read and its dialog closed."""
-    web.page.wait_for_selector("#recovery-dialog[open]")
-    code = web.page.locator("#recovery-code").inner_text()
-    web.page.click("#recovery-kept")
-    return code
-
-
-def _sign_in(web: Page, name: str) -> str:
-    """Pick ``name`` on the player page; returns the recovery code shown."""
-    web.goto("#/player")
-    web.page.fill("#player-name", name)
-    web.page.click("#player-form button[type=submit]")
-    code = _kept_code(web)
-    web.page.wait_for_selector("#player-in:not([hidden])")
-    _wait_text(web, "#player-message", "has", "merged")
-    assert web.page.locator("#player-link").inner_text() == name
-    return code
-
-
-def _token(web: Page) -> str:
-    value = web.page.evaluate("() => localStorage.getItem('sokoban:player')")
-    return str(json.loads(value)["token"])
 
 
 def _racer(web: Page, name: str) -> dict[str, str]:
@@ -108,7 +67,7 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
     ann = Page(browser, server, "race-ann")
     bob = Page(browser, server, "race-bob")
     try:
-        _sign_in(ann, "Ann")
+        sign_in(ann, "Ann")
         ann.goto(f"#/race/new?level={collection_id}%2F1")
         ann.page.wait_for_selector("#race-form:not([hidden])")
         ann.page.select_option("#race-countdown", "3")
@@ -123,29 +82,29 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
         bob.page.wait_for_selector("#race-name-form:not([hidden])")
         bob.page.fill("#race-name", "Bob")
         bob.page.click("#race-name-form button[type=submit]")
-        _kept_code(bob)
+        kept_code(bob)
         ann.page.wait_for_selector('#race-players tr[data-name="Bob"]')
         bob.page.wait_for_selector('#race-players tr[data-name="Ann"]')
         ann.shot("lobby")
         ann.page.click("#race-start")
         for web in (ann, bob):
-            _wait_text(web, "#race-status", "starts", "Starts in")
+            wait_text(web, "#race-status", "starts", "Starts in")
         bob.shot("countdown")
         for web in (ann, bob):
-            _wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
+            wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
         # Ann pushes one box onto its goal: Bob sees it live.
         ann.page.focus("#race-canvas")
         _press(ann, "rRl")
-        _wait_text(bob, '#race-players tr[data-name="Ann"] td:nth-child(3)', "is", "3")
+        wait_text(bob, '#race-players tr[data-name="Ann"] td:nth-child(3)', "is", "3")
         # Screen readers hear it too (the race's polite live region).
-        _wait_text(bob, "#race-live", "has", "Ann: 1 of 2 boxes on goals")
+        wait_text(bob, "#race-live", "has", "Ann: 1 of 2 boxes on goals")
         seen = _racer(bob, "Ann")
         assert (seen["moves"], seen["pushes"], seen["goals"]) == ("3", "1", "1 / 2")
         bob.shot("running")
         # Bob solves in 6 moves, Ann in 8: solved first, then fewer moves.
         bob.page.focus("#race-canvas")
         _press(bob, "rRlldR")
-        _wait_text(ann, '#race-players tr[data-name="Bob"] td:nth-child(6)', "has", "solved")
+        wait_text(ann, '#race-players tr[data-name="Bob"] td:nth-child(6)', "has", "solved")
         _press(ann, "rlldR")
         expected = {"Bob": "rRlldR", "Ann": "rRlrlldR"}
         for web in (ann, bob):
@@ -164,7 +123,7 @@ def test_two_players_race_see_each_other_live_and_the_same_ranking(
         # Each result replays: Bob's link opens the replay screen with his 6 moves.
         ann.page.click('#race-players tr[data-name="Bob"] a.replay-link')
         ann.page.wait_for_selector("#screen-replay:not([hidden])")
-        _wait_text(ann, "#replay-total", "is", "6")
+        wait_text(ann, "#replay-total", "is", "6")
         assert not ann.errors and not bob.errors, ann.errors + bob.errors
     finally:
         ann.close()
@@ -177,7 +136,7 @@ def _today(server: str) -> Any:
     deadline = time.monotonic() + 240
     while True:
         try:
-            return _call("GET", f"{server}/api/daily", timeout=30)
+            return call("GET", f"{server}/api/daily", timeout=30)
         except (urllib.error.HTTPError, TimeoutError) as error:
             if getattr(error, "code", 503) != 503 or time.monotonic() > deadline:
                 raise
@@ -207,7 +166,7 @@ def test_the_daily_puzzle_is_the_same_for_two_players(browser: Any, server: str)
         assert pages[0].page.locator("#hint").is_disabled()
         assert pages[0].page.locator("#solve").is_disabled()
         web = pages[0]
-        _sign_in(web, "Dee")
+        sign_in(web, "Dee")
         web.goto("#/daily")
         web.page.wait_for_selector("#daily-line #daily-countdown")
         found = solve(Level.from_xsb(today["level"]["xsb"]), "astar", Limits(time=60))
@@ -247,8 +206,8 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
     metrics = {name: replay(_level(4), lurd).metrics for name, lurd in solutions.items()}
     assert [(m.moves, m.pushes) for m in metrics.values()] == [(9, 5), (19, 7), (21, 5)]
     for name, lurd in solutions.items():
-        token = _call("POST", f"{server}/api/players", {"name": name})["token"]
-        _call("POST", f"{server}/api/scores", {"level_id": room, "lurd": lurd}, token)
+        token = call("POST", f"{server}/api/players", {"name": name})["token"]
+        call("POST", f"{server}/api/scores", {"level_id": room, "lurd": lurd}, token)
     # Solve level 1 without a name: progress stays local...
     web.goto(f"#/play/{collection_id}/1")
     web.page.wait_for_selector("#compete-panel:not([hidden])")
@@ -258,8 +217,8 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
     assert "Pick a name" in web.page.locator("#solved-server").inner_text()
     web.page.keyboard.press("Escape")
     # ...and is merged into the server's on sign-in.
-    _sign_in(web, "Wes")
-    progress = _call("GET", f"{server}/api/me/progress", token=_token(web))
+    sign_in(web, "Wes")
+    progress = call("GET", f"{server}/api/me/progress", token=token_of(web))
     assert progress["levels"][f"{collection_id}/1"]["moves"]["moves"] == 6
     # The leaderboards of the room, in the order of each board.
     web.goto(f"#/play/{collection_id}/4")
@@ -289,12 +248,12 @@ def test_forged_solution_refused_leaderboards_ordered_progress_merged(
 
 
 def test_ghost_race_against_your_best(web: Page, server: str, collection_id: str) -> None:
-    _sign_in(web, "Gus")
+    sign_in(web, "Gus")
     lurd = "lrlrlrlrlrlrRRllluRRR"  # 21 moves, at 0.1 s a move
     score = {"level_id": f"{collection_id}/4", "lurd": lurd, "seconds": 2.1}
-    _call("POST", f"{server}/api/scores", score, _token(web))
+    call("POST", f"{server}/api/scores", score, token_of(web))
     web.goto(f"#/ghost/{collection_id}/4?source=best")
-    _wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
+    wait_text(web, "#race-status", "is", "Go!", timeout=15_000)
     # The ghost moves on its own.
     web.page.wait_for_function(
         "s => Number(document.querySelector(s).textContent) > 2",
@@ -312,9 +271,9 @@ def test_move_to_another_device_brings_the_progress(
 ) -> None:
     old, new = Page(browser, server, "device-old"), Page(browser, server, "device-new")
     try:
-        _sign_in(old, "Mia")
+        sign_in(old, "Mia")
         score = {"level_id": f"{collection_id}/1", "lurd": "rRlldR"}
-        _call("POST", f"{server}/api/scores", score, _token(old))
+        call("POST", f"{server}/api/scores", score, token_of(old))
         old.page.click("#transfer")
         old.page.wait_for_selector("#transfer-out:not([hidden])")
         code = old.page.locator("#transfer-code").inner_text()
@@ -322,9 +281,9 @@ def test_move_to_another_device_brings_the_progress(
         new.goto("#/player")
         new.page.fill("#claim-code", code)
         new.page.click("#claim-form button[type=submit]")
-        _wait_text(new, "#player-message", "has", "1 new best received")
+        wait_text(new, "#player-message", "has", "1 new best received")
         assert new.page.locator("#player-link").inner_text() == "Mia"
-        assert _token(new) != _token(old)  # a token of its own
+        assert token_of(new) != token_of(old)  # a token of its own
         # The level solved on the old device shows solved here, with its best.
         new.goto(f"#/c/{collection_id}")
         new.page.wait_for_selector('#levels li[data-index="1"].is-solved')
@@ -337,13 +296,13 @@ def test_move_to_another_device_brings_the_progress(
 
 def test_sign_out_asks_first(web: Page) -> None:
     p = web.page
-    _sign_in(web, "Careful")
+    sign_in(web, "Careful")
     p.click("#sign-out")
     p.wait_for_selector("#sign-out-dialog[open]")
     assert p.locator("#sign-out-name").inner_text() == "Careful"
     p.keyboard.press("Escape")  # as "Stay signed in"
     assert p.locator("#sign-out-dialog[open]").count() == 0
-    assert p.locator("#player-in").is_visible() and _token(web)
+    assert p.locator("#player-in").is_visible() and token_of(web)
     p.click("#sign-out")
     p.click("#sign-out-dialog button[value=stay]")
     assert p.locator("#player-in").is_visible()
@@ -365,12 +324,12 @@ def test_sign_up_shows_a_recovery_code_once_and_it_recovers_the_name(web: Page) 
     assert len(code.replace("-", "")) == 20 and code.count("-") == 4, code
     web.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=web.base)
     p.click("#recovery-copy")
-    _wait_text(web, "#recovery-copied", "starts", "Copied")
+    wait_text(web, "#recovery-copied", "starts", "Copied")
     assert p.evaluate("() => navigator.clipboard.readText()") == code
     p.click("#recovery-kept")
     p.wait_for_selector("#player-in:not([hidden])")
-    _wait_text(web, "#player-message", "has", "merged")
-    first = _token(web)
+    wait_text(web, "#player-message", "has", "merged")
+    first = token_of(web)
     # Shown once: the player page does not show it again.
     web.goto("#/player")
     p.wait_for_selector("#player-in:not([hidden])")
@@ -382,7 +341,7 @@ def test_sign_up_shows_a_recovery_code_once_and_it_recovers_the_name(web: Page) 
     p.fill("#recover-name", "Keeper")
     p.fill("#recover-code", "AAAA-AAAA-AAAA-AAAA-AAAA")
     p.click("#recover-form button[type=submit]")
-    _wait_text(
+    wait_text(
         web, "#player-message", "is", "No player has that name and recovery code: check both."
     )
     assert p.evaluate("() => localStorage.getItem('sokoban:player')") is None
@@ -391,7 +350,7 @@ def test_sign_up_shows_a_recovery_code_once_and_it_recovers_the_name(web: Page) 
     p.fill("#recover-code", code.replace("-", "").lower())
     p.click("#recover-form button[type=submit]")
     p.wait_for_selector("#player-in:not([hidden])")
-    _wait_text(web, "#player-message", "starts", "Recovered as Keeper")
+    wait_text(web, "#player-message", "starts", "Recovered as Keeper")
     assert p.locator("#player-link").inner_text() == "Keeper"
-    assert _token(web) != first
+    assert token_of(web) != first
     assert p.locator("#recovery-dialog[open]").count() == 0

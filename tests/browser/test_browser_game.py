@@ -13,7 +13,7 @@ import pytest
 from sokoban import Level, xsb
 from sokoban.lurd import replay, walk
 
-from .web_helpers import ARTIFACTS, HOSTILE, LEVELS, Page
+from .web_helpers import ARTIFACTS, HOSTILE, LEVELS, Page, call, sign_in, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -203,8 +203,10 @@ def test_import_a_pasted_level_and_play_it(web: Page) -> None:
 
 def test_editor_validate_save_play_and_share(web: Page) -> None:
     p = web.page
+    sign_in(web, "Editor")
     web.goto("#/edit")
     p.wait_for_selector("#screen-edit:not([hidden])")
+    assert p.locator("#edit-signin").is_hidden()  # signed in: no note about signing in
     p.click("#edit-clear")
     assert int(p.locator("#edit-problems").get_attribute("data-count") or 0) > 0
     assert "no player" in p.locator("#edit-problems").inner_text()
@@ -322,6 +324,7 @@ def test_swipes_move_on_a_phone_with_reduced_motion(
 
 def test_editor_resize_keeps_the_walls_and_an_unsolvable_save_is_warned(web: Page) -> None:
     p = web.page
+    sign_in(web, "Resizer")
     web.goto("#/edit")
     p.wait_for_selector("#screen-edit:not([hidden])")
     p.fill(
@@ -384,3 +387,133 @@ def test_an_imported_file_is_kept_as_a_collection(web: Page) -> None:
     p.locator('#collections li[data-id^="local:"] a').click()
     p.wait_for_selector('#levels li[data-index="1"].is-solved')
     assert p.locator('#levels li[data-index="2"].is-solved').count() == 0
+
+
+def _save_in_editor(web: Page, board: str, title: str) -> None:
+    p = web.page
+    web.goto("#/edit")
+    p.wait_for_selector("#screen-edit:not([hidden])")
+    p.fill("#edit-xsb", board)
+    p.locator("#edit-xsb").dispatch_event("input")
+    p.fill("#edit-name", title)
+    p.click("#edit-save")
+
+
+def test_saved_levels_are_their_players_own_and_their_links_open_for_all(
+    browser: Any, server: str
+) -> None:
+    ada, bob, visitor = (Page(browser, server, f"mine-{who}") for who in ("a", "b", "visitor"))
+    board = "#######\n#@ $ .#\n#######"
+    try:
+        # Signed out, the editor says to sign in, and Save says so again without saving.
+        _save_in_editor(visitor, board, "Not kept")
+        assert visitor.page.locator("#edit-signin").is_visible()
+        assert "sign in to save levels" in visitor.page.locator("#edit-message").inner_text()
+        assert visitor.page.locator("#edit-saved-link").count() == 0
+        visitor.goto("#/c/mine")
+        visitor.page.wait_for_selector("#collection-summary a[href='#/player']")
+        assert visitor.page.locator("#levels li").count() == 0
+        # Ada saves two levels; Bob saves one of his own.
+        sign_in(ada, "Ada's")
+        sign_in(bob, "Bob's")
+        _save_in_editor(ada, board, "Ada one")
+        ada.page.wait_for_selector("#edit-saved-link")
+        link = ada.page.locator("#edit-saved-link").get_attribute("href") or ""
+        _save_in_editor(bob, board.replace("@ $", "@$ "), "Bob one")
+        bob.page.wait_for_selector("#edit-saved-link")
+        _save_in_editor(ada, board.replace(" .", ". "), "Ada two")
+        ada.page.wait_for_selector("#edit-saved-link")
+        assert link.startswith("#/play/mine/")
+        ada.goto("#/c/mine")
+        ada.page.wait_for_selector("#levels li")
+        names = ada.page.locator("#levels li .name").all_inner_texts()
+        assert [n.split(". ", 1)[1] for n in names] == ["Ada one", "Ada two"]
+        bob.goto("#/c/mine")
+        bob.page.wait_for_selector("#levels li")
+        assert [
+            n.split(". ", 1)[1] for n in bob.page.locator("#levels li .name").all_inner_texts()
+        ] == ["Bob one"]
+        # Ada's Next goes to her own next level, not to the next number (Bob's).
+        ada.goto(link)
+        ada.page.wait_for_selector("#play-canvas[data-moves]")
+        assert ada.page.locator("#play-where").inner_text() == "My levels, level 1 of 2"
+        ada.page.click("#next")
+        ada.page.wait_for_function(
+            "() => document.querySelector('#play-title').textContent === 'Ada two'"
+        )
+        # Her link opens for Bob and for a visitor signed out, and plays.
+        for other in (bob, visitor):
+            other.goto(link)
+            other.page.wait_for_selector("#play-canvas[data-moves]")
+            assert other.page.locator("#play-title").inner_text() == "Ada one"
+            assert (
+                other.page.locator("#play-where").inner_text()
+                == "A saved level, opened by its link"
+            )
+            assert other.page.locator("#next").is_disabled()
+            for _ in range(3):
+                other.page.keyboard.press("ArrowRight")
+            other.page.wait_for_selector("#solved[open]")
+        # Bob's solve of it is his score on that level, by its id.
+        level_id = link.removeprefix("#/play/")
+        bob.page.wait_for_function(
+            "() => !document.querySelector('#solved-server').textContent.startsWith('Sending')"
+        )
+        progress = call("GET", f"{server}/api/me/progress", token=token_of(bob))["levels"]
+        assert progress[level_id]["moves"]["moves"] == 3
+        for web in (ada, bob, visitor):
+            assert not web.errors, web.errors
+    finally:
+        for web in (ada, bob, visitor):
+            web.close()
+
+
+def test_best_moves_and_pushes_show_on_the_thumbnails(
+    web: Page, server: str, collection_id: str
+) -> None:
+    p = web.page
+    sign_in(web, "Thumbs")
+    # Level 1 solved here by keys; level 4 solved on "another device" (through the API: not
+    # in this browser's storage, only in the player's records on the server).
+    _play(web, collection_id, 1)
+    for letter in "rRlldR":
+        p.keyboard.press({"l": "ArrowLeft", "r": "ArrowRight", "d": "ArrowDown"}[letter.lower()])
+    p.wait_for_selector("#solved[open]")
+    p.wait_for_function(
+        "() => !document.querySelector('#solved-server').textContent.startsWith('Sending')"
+    )
+    here = replay(_level(1), "rRlldR").metrics
+    score = {"level_id": f"{collection_id}/4", "lurd": "RRllluRurDrddlUluRR"}
+    call("POST", f"{server}/api/scores", score, token_of(web))
+    there = replay(_level(4), score["lurd"]).metrics
+    web.goto(f"#/c/{collection_id}")
+    p.wait_for_selector("#levels li .thumb-best")
+    shown = {
+        index: p.locator(f'#levels li[data-index="{index}"] .thumb-best') for index in range(1, 5)
+    }
+    for index, metrics in ((1, here), (4, there)):
+        badge = shown[index]
+        assert badge.get_attribute("data-moves") == str(metrics.moves)
+        assert badge.get_attribute("data-pushes") == str(metrics.pushes)
+        text = badge.inner_text().replace("\u00a0", " ")  # a number stays with its word
+        assert text == f"{metrics.moves} moves \u00b7 {metrics.pushes} pushes"
+    assert shown[2].count() == 0 and shown[3].count() == 0  # unsolved: nothing shown
+    web.shot("thumbnail-best")
+
+
+def test_copying_never_hangs_on_a_silent_clipboard(web: Page) -> None:
+    p = web.page
+    # A clipboard that never answers (as one waiting on an unseen permission prompt).
+    p.add_init_script(
+        "Object.defineProperty(navigator, 'clipboard', "
+        "{value: {writeText: () => new Promise(() => {})}, configurable: true});"
+    )
+    web.goto("#/edit")
+    p.wait_for_selector("#screen-edit:not([hidden])")
+    p.click("#edit-share")
+    p.wait_for_function(
+        "() => document.querySelector('#edit-message').textContent.startsWith("
+        "'The clipboard did not take the link')",
+        timeout=5_000,
+    )
+    assert p.locator("#share-url").input_value().startswith(web.base)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from .test_browser_compete import KEYS, _call, _sign_in, _token
-from .web_helpers import Page
+from .test_browser_compete import KEYS
+from .web_helpers import Page, call, sign_in, token_of
 
 pytestmark = pytest.mark.browser
 
@@ -152,7 +152,7 @@ def test_solver_requests_carry_the_token_when_signed_in(
         "() => document.querySelector('#pushes').textContent === '1'", timeout=60_000
     )
     assert asked == [("solve", None)]
-    me = _call("POST", f"{server}/api/players", {"name": "Signed"})
+    me = call("POST", f"{server}/api/players", {"name": "Signed"})
     stored = json.dumps({"id": me["id"], "name": me["name"], "token": me["token"]})
     p.evaluate("(v) => localStorage.setItem('sokoban:player', v)", stored)
     # Signed in: a hint, then the box pushed into the corner and the rewind, both signed.
@@ -181,7 +181,7 @@ def test_an_assisted_solve_is_submitted_as_assisted(
     web: Page, server: str, collection_id: str
 ) -> None:
     p = web.page
-    me = _call("POST", f"{server}/api/players", {"name": "Helped"})
+    me = call("POST", f"{server}/api/players", {"name": "Helped"})
     stored = json.dumps({"id": me["id"], "name": me["name"], "token": me["token"]})
     web.goto("")
     p.evaluate("(v) => localStorage.setItem('sokoban:player', v)", stored)
@@ -232,8 +232,8 @@ def test_a_helped_solve_made_signed_out_merges_as_assisted(
     p.click("#solve")
     p.wait_for_selector("#solved[open]", timeout=60_000)
     p.keyboard.press("Escape")
-    _sign_in(web, "Merger")
-    levels = _call("GET", f"{server}/api/me/progress", token=_token(web))["levels"]
+    sign_in(web, "Merger")
+    levels = call("GET", f"{server}/api/me/progress", token=token_of(web))["levels"]
     assert levels[f"{collection_id}/1"]["moves"]["assisted"] is False
     assert levels[f"{collection_id}/2"]["moves"]["assisted"] is True
     assert levels[f"{collection_id}/2"]["pushes"]["assisted"] is True

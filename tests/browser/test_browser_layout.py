@@ -17,8 +17,7 @@ import pytest
 from sokoban import Level, xsb
 from sokoban.lurd import replay
 
-from .test_browser_compete import _call
-from .web_helpers import ARTIFACTS, LEVELS, Page, get_json
+from .web_helpers import ARTIFACTS, LEVELS, Page, call, get_json
 
 pytestmark = pytest.mark.browser
 
@@ -179,8 +178,8 @@ def test_race_players_and_buttons_in_sight(
     browser: Any, server: str, collection_id: str, size: str
 ) -> None:
     name = f"Thumb-{size}"
-    me = _call("POST", f"{server}/api/players", {"name": name})
-    race = _call(
+    me = call("POST", f"{server}/api/players", {"name": name})
+    race = call(
         "POST",
         f"{server}/api/races",
         {"level_id": f"{collection_id}/4", "countdown": 1, "time_limit": 120},

@@ -1,5 +1,6 @@
-"""What the browser tests share: the tests' level collection, the launch arguments, and a
-page wrapper with helpers (fresh context, script errors collected, screenshots, cell clicks)."""
+"""What the browser tests share: the tests' level collection, the launch arguments, a
+page wrapper with helpers (fresh context, script errors collected, screenshots, cell clicks),
+the server's API called from a test, and signing in on the player page."""
 
 from __future__ import annotations
 
@@ -116,3 +117,53 @@ class Page:
 
     def close(self) -> None:
         self.context.close()
+
+
+def call(
+    method: str, url: str, body: Any = None, token: str | None = None, timeout: float = 10
+) -> Any:
+    """The server's JSON API from the test (players and scores made without a browser)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.load(response)
+
+
+def wait_text(web: Page, selector: str, how: str, value: str, timeout: float = 10_000) -> None:
+    """Wait until the text of ``selector`` is (``is``), starts with (``starts``) or holds
+    (``has``) ``value`` (a function with arguments: the page's CSP forbids eval)."""
+    web.page.wait_for_function(
+        "([s, how, v]) => { const n = document.querySelector(s); if (!n) return false;"
+        " const t = n.textContent;"
+        " return how === 'is' ? t === v : how === 'starts' ? t.startsWith(v) : t.includes(v); }",
+        arg=[selector, how, value],
+        timeout=timeout,
+    )
+
+
+def kept_code(web: Page) -> str:
+    """The recovery code sign-up shows once, read and its dialog closed."""
+    web.page.wait_for_selector("#recovery-dialog[open]")
+    code = web.page.locator("#recovery-code").inner_text()
+    web.page.click("#recovery-kept")
+    return code
+
+
+def sign_in(web: Page, name: str) -> str:
+    """Pick ``name`` on the player page; returns the recovery code shown."""
+    web.goto("#/player")
+    web.page.fill("#player-name", name)
+    web.page.click("#player-form button[type=submit]")
+    code = kept_code(web)
+    web.page.wait_for_selector("#player-in:not([hidden])")
+    wait_text(web, "#player-message", "has", "merged")
+    assert web.page.locator("#player-link").inner_text() == name
+    return code
+
+
+def token_of(web: Page) -> str:
+    value = web.page.evaluate("() => localStorage.getItem('sokoban:player')")
+    return str(json.loads(value)["token"])

@@ -1,5 +1,6 @@
 """What the competitive routers share: the 422 they answer, the :class:`Compete` state
-and who is asking (a Bearer token), as FastAPI dependencies."""
+and who is asking (a Bearer token), as FastAPI dependencies; and the refusal of the
+solver's help on a board competed on now."""
 
 from __future__ import annotations
 
@@ -8,11 +9,21 @@ from typing import Annotated, Any
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from sokoban.level import Level
 from sokoban.records import Player, hash_secret
 from sokoban.web.models.game import ErrorOut
 from sokoban.web.services.compete import KNOWN_TOKENS, Compete, client_address
 
-__all__ = ["BAD", "client_address", "compete", "current_player", "optional_player", "player_of"]
+__all__ = [
+    "BAD",
+    "NO_HELP",
+    "client_address",
+    "compete",
+    "current_player",
+    "optional_player",
+    "player_of",
+    "refuse_help",
+]
 
 #: The 422 of every competitive route: one line, not FastAPI's list of errors.
 BAD: dict[int | str, dict[str, Any]] = {
@@ -21,6 +32,14 @@ BAD: dict[int | str, dict[str, Any]] = {
 #: The 401 of the routes that need a player.
 UNAUTHORIZED: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "not signed in, or an unknown token"}
+}
+
+#: The 403 of the routes that help solve (solve, rewind, check).
+NO_HELP: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": ErrorOut,
+        "description": "the board is today's daily level or a race's: no solver help while it runs",
+    }
 }
 
 #: The Bearer scheme, declared in the OpenAPI document; the routes answer its 401s.
@@ -71,3 +90,11 @@ def current_player(player: Annotated[Player | None, Depends(optional_player)]) -
             401, "sign in first: send Authorization: Bearer <token>", {"WWW-Authenticate": "Bearer"}
         )
     return player
+
+
+def refuse_help(c: Compete, level: Level) -> None:
+    """403 when ``level``'s board is competed on now (today's daily level, a race not
+    over): the solver's answers about it (a solution, a rewind, a deadlock) are help."""
+    running = c.fair.running(level)
+    if running is not None:
+        raise HTTPException(403, f"no solver help on {running} while it runs")

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from sokoban.lurd import replay
 from sokoban.web.models.convert import to_level
 from sokoban.web.models.game import CheckIn, CheckOut, ErrorOut, StepErrorOut, VerifyIn, VerifyOut
+from sokoban.web.routers.deps import NO_HELP, compete, refuse_help
+from sokoban.web.services.compete import Compete
 
 router = APIRouter(prefix="/api", tags=["play"])
 
@@ -17,15 +19,20 @@ router = APIRouter(prefix="/api", tags=["play"])
 @router.post(
     "/check",
     response_model=CheckOut,
-    responses={422: {"model": ErrorOut, "description": "malformed or unplayable level"}},
+    responses={
+        422: {"model": ErrorOut, "description": "malformed or unplayable level"},
+        **NO_HELP,
+    },
 )
-def check(body: CheckIn) -> CheckOut:
+def check(body: CheckIn, c: Annotated[Compete, Depends(compete)]) -> CheckOut:
     """The cheap deadlock tests (dead squares, freeze, two boxes, bipartite) on a position:
     milliseconds, run in the server process with warm kernels. ``dead`` is never a false
-    alarm; a position that passes may still be dead (ask ``/api/solve``)."""
+    alarm; a position that passes may still be dead (ask ``/api/solve``). Not on today's
+    daily level or a race's while it runs (403)."""
     from sokoban.solve.check import check as run_check
 
     level = to_level(body.level)
+    refuse_help(c, level)
     verdict = run_check(level)
     width = level.width
     return CheckOut(

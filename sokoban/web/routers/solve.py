@@ -8,7 +8,7 @@ import time
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 
 from sokoban.errors import SokobanError
 from sokoban.level import Level
@@ -24,7 +24,7 @@ from sokoban.web.models.game import (
     SolveOut,
     StepErrorOut,
 )
-from sokoban.web.routers.deps import compete, optional_player
+from sokoban.web.routers.deps import NO_HELP, compete, optional_player, refuse_help
 from sokoban.web.services.compete import Compete, client_address
 from sokoban.web.settings import MAX_TIME_LIMIT, AppState, state
 
@@ -34,10 +34,7 @@ router = APIRouter(prefix="/api", tags=["solve"])
 MAX_HISTORY = 100_000
 
 BUSY: dict[int | str, dict[str, Any]] = {
-    403: {
-        "model": ErrorOut,
-        "description": "the board is today's daily level or a race's: no solver help while it runs",
-    },
+    **NO_HELP,
     429: {
         "model": ErrorOut,
         "description": "this client holds its share of the solvers: retry after Retry-After",
@@ -51,9 +48,7 @@ BUSY: dict[int | str, dict[str, Any]] = {
 
 def _fair(c: Compete, player: Player | None, level: Level) -> None:
     """403 on a board competed on now; else the help noted for the player's scores."""
-    running = c.fair.running(level)
-    if running is not None:
-        raise HTTPException(403, f"no solver help on {running} while it runs")
+    refuse_help(c, level)
     if player is not None:
         c.fair.note_help(player.id, level)
 

@@ -1,7 +1,10 @@
 """The collections the game offers: the built-in one, the files given to ``sokoban serve``,
-and ``mine``, the player's saved levels (in the store).
+and ``mine``, the levels a player saved (in the store).
 
-Levels are numbered from 1 within a collection. A level's JSON is made once and kept.
+Levels of a file are numbered from 1 within it; a level's JSON is made once and kept.
+``mine`` is each player's own: it lists the levels the player asking saved, but a saved
+level's number is the store's (its row's id), the same for everyone, so ``mine/12`` opens
+level 12 for anyone who has its link.
 """
 
 from __future__ import annotations
@@ -95,7 +98,9 @@ class Library:
             files.append(read_collection(path, cid))
         return cls(files, store)
 
-    def summaries(self) -> list[CollectionSummary]:
+    def summaries(self, owner: int | None = None) -> list[CollectionSummary]:
+        """Every collection; ``mine`` counts the levels of ``owner`` (a player's id; none
+        signed out, and its description says to sign in)."""
         out = [
             CollectionSummary(
                 id=c.id,
@@ -110,8 +115,12 @@ class Library:
             CollectionSummary(
                 id=MINE,
                 title="My levels",
-                count=self.store.count_levels(),
-                description="Levels you made in the editor or imported and saved.",
+                count=self.count(MINE, owner),
+                description=(
+                    "Levels you made in the editor and saved."
+                    if owner is not None
+                    else "Sign in to save the levels you make in the editor."
+                ),
                 editable=True,
             )
         )
@@ -129,25 +138,30 @@ class Library:
             raise LevelNotFoundError(f"no collection {cid!r}; there are {known}")
         return found
 
-    def count(self, cid: str) -> int:
+    def count(self, cid: str, owner: int | None = None) -> int:
+        """How many levels a collection holds (``mine``: ``owner``'s, none without one)."""
         if cid == MINE:
-            return self.store.count_levels()
+            return 0 if owner is None else self.store.count_levels(owner)
         return len(self._file(cid).levels)
 
-    def page(self, cid: str, offset: int, limit: int) -> list[LevelOut]:
-        """Levels ``offset + 1`` to ``offset + limit`` of a collection, as JSON."""
+    def page(self, cid: str, offset: int, limit: int, owner: int | None = None) -> list[LevelOut]:
+        """Levels ``offset + 1`` to ``offset + limit`` of a collection, as JSON (``mine``:
+        of ``owner``'s, each with its own number as its index)."""
         if cid == MINE:
-            levels = self.store.levels(offset, limit)
-            return [level_out(lv, MINE, offset + i + 1) for i, lv in enumerate(levels)]
+            if owner is None:
+                return []
+            saved = self.store.levels(offset, limit, owner)
+            return [level_out(s.level, MINE, s.number) for s in saved]
         count = len(self._file(cid).levels)
         return [self._out(cid, i) for i in range(offset + 1, min(count, offset + limit) + 1)]
 
     def level(self, cid: str, index: int) -> LevelOut:
-        """Level ``index`` (1-based) of a collection; :class:`LevelNotFoundError` if none."""
+        """Level ``index`` (1-based) of a collection, or the saved level numbered ``index``
+        (whoever saved it); :class:`LevelNotFoundError` if none."""
         if cid == MINE:
             level = self.store.level(index)
             if level is None:
-                raise LevelNotFoundError(self._missing(cid, index, self.store.count_levels()))
+                raise LevelNotFoundError(f"no saved level numbered {index} in {MINE!r}")
             return level_out(level, MINE, index)
         collection = self._file(cid)
         if not 1 <= index <= len(collection.levels):

@@ -1,6 +1,7 @@
 // The server's JSON API (docs/web.md, /docs): one function per endpoint. Errors come back as
 // ApiError with the server's one-line reason. The signed-in player (its token) is kept here
-// too: the solver's routes are signed with it, so the server knows whom it helped.
+// too: the solver's routes are signed with it, so the server knows whom it helped, and so
+// are the collections (the server lists the player's own levels as "mine") and a save.
 
 export class ApiError extends Error {
   /** `retryAfter`: the seconds a 503 or 429 asks to wait (its Retry-After header), or null. */
@@ -71,11 +72,12 @@ export function savePlayer(value) {
 }
 
 /**
- * A request for the solver's help, signed with the player's token when there is one: the
- * server then keeps the player's later score on this board as assisted. A token the server no
- * longer knows (401) changes nothing for the help: asked again unsigned.
+ * A request signed with the player's token when there is one: for the solver's help (the
+ * server then keeps the player's later score on this board as assisted) and the collections
+ * (with the player's own levels in "mine"). A token the server no longer knows (401) changes
+ * nothing for these: asked again unsigned.
  */
-async function helped(method, path, body) {
+async function maybeSigned(method, path, body) {
   const me = player();
   if (!me) return request(method, path, body);
   try {
@@ -86,17 +88,24 @@ async function helped(method, path, body) {
   }
 }
 
-export const collections = () => call("GET", "/api/collections");
+/** The collections; "mine" counts the signed-in player's levels (none signed out). */
+export const collections = () => maybeSigned("GET", "/api/collections");
+/** A page of a collection; "mine" is the signed-in player's levels, each by its number. */
 export const collection = (cid, offset = 0, limit = 500) =>
-  call("GET", `/api/collections/${encodeURIComponent(cid)}?offset=${offset}&limit=${limit}`);
+  maybeSigned("GET", `/api/collections/${encodeURIComponent(cid)}?offset=${offset}&limit=${limit}`);
 export const level = (cid, index) =>
   call("GET", `/api/levels/${encodeURIComponent(cid)}/${encodeURIComponent(index)}`);
 export const solve = (level, method = "fast", timeLimit = 5) =>
-  helped("POST", "/api/solve", { level, method, time_limit: timeLimit });
+  maybeSigned("POST", "/api/solve", { level, method, time_limit: timeLimit });
 export const check = (level) => call("POST", "/api/check", { level });
 export const rewind = (level, lurd, timeLimit = 5) =>
-  helped("POST", "/api/rewind", { level, lurd, time_limit: timeLimit });
+  maybeSigned("POST", "/api/rewind", { level, lurd, time_limit: timeLimit });
 export const verify = (level, solution) => call("POST", "/api/verify", { level, solution });
 export const parse = (text) => call("POST", "/api/parse", { text });
-export const save = (level, title) => call("POST", "/api/levels", { level, title });
+/** Save a level as the signed-in player's (an ApiError 401 signed out: sign in to save). */
+export function save(level, title) {
+  const me = player();
+  if (!me) return Promise.reject(new ApiError("sign in to save levels", 401, null));
+  return request("POST", "/api/levels", { level, title }, { Authorization: `Bearer ${me.token}` });
+}
 export const methods = () => call("GET", "/api/methods");

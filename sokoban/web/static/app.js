@@ -70,10 +70,33 @@ async function routeLevel(parts, params) {
   } catch (error) {
     level = R.parseBoard(json.xsb);
   }
+  const source = { kind: "server", cid, index: json.index, count, collectionTitle };
+  if (cid === "mine") Object.assign(source, await ownPlace(json.index));
   return {
     level, json,
     title: json.title && json.title !== String(json.index) ? json.title : `Level ${json.index}`,
-    source: { kind: "server", cid, index: json.index, count, collectionTitle },
+    source,
+  };
+}
+
+/**
+ * Where a saved level sits among the signed-in player's own ("mine" is theirs; a level's
+ * number is its id, the same for everyone): {position, neighbours: {-1: number, 1: number}},
+ * with no neighbours for a level someone else saved, opened by its link.
+ */
+async function ownPlace(number) {
+  let own = null;
+  try {
+    own = api.player() ? await api.collection("mine") : null;
+  } catch (error) {
+    own = null;
+  }
+  const levels = own ? own.levels : [];
+  const at = levels.findIndex((l) => l.index === number);
+  if (at < 0) return { position: null, count: null, neighbours: {} };
+  return {
+    position: at + 1, count: own.count,
+    neighbours: { [-1]: levels[at - 1]?.index ?? null, 1: levels[at + 1]?.index ?? null },
   };
 }
 

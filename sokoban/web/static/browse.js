@@ -1,5 +1,6 @@
 // The level browser (collections, then a collection's levels as thumbnails with solved marks
-// and best scores) and the import screen (pasted text or a file, read by /api/parse).
+// and the player's best moves and pushes on them) and the import screen (pasted text or a
+// file, read by /api/parse). "mine" is the signed-in player's own saved levels.
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
@@ -8,15 +9,41 @@ import * as store from "./progress.js";
 import { thumbnail } from "./board.js";
 import { $, el, markFirstFrame, prefs, shareRoute, showError } from "./ui.js";
 
+/** The list of collections, for the player it was asked for ("mine" counts theirs). */
 let collectionsCache = null;
 
 export async function collections() {
-  if (!collectionsCache) collectionsCache = await api.collections();
-  return collectionsCache;
+  const token = api.player()?.token || null;
+  if (!collectionsCache || collectionsCache.token !== token) {
+    collectionsCache = { token, list: await api.collections() };
+  }
+  return collectionsCache.list;
 }
 
 export function forgetCollections() {
   collectionsCache = null;
+}
+
+/**
+ * The player's best of each level, from their own records: the server's (by level id, when
+ * signed in) and this browser's (by board key), the better of each. {moves, pushes}: the
+ * fewest moves of any solution, the fewest pushes of any; null when unsolved.
+ */
+function bestOf(local, server) {
+  const moves = [local?.moves?.moves, server?.moves?.moves].filter(Number.isInteger);
+  const pushes = [local?.pushes?.pushes, server?.pushes?.pushes].filter(Number.isInteger);
+  if (!moves.length || !pushes.length) return null;
+  return { moves: Math.min(...moves), pushes: Math.min(...pushes) };
+}
+
+/** The signed-in player's records on the server ({level id: {moves, pushes}}), or none. */
+async function serverRecords() {
+  if (!capi.player()) return {};
+  try {
+    return (await capi.progress()).levels || {};
+  } catch (error) {
+    return {}; // this browser's records still show
+  }
 }
 
 /** Thumbnails are drawn when they scroll into view. */
@@ -140,9 +167,11 @@ export async function showCollection(cid) {
   const list = $("levels");
   list.replaceChildren();
   $("collection-title").textContent = "";
+  const local = cid.startsWith("local:");
+  const records = local ? Promise.resolve({}) : serverRecords();
   let data;
   try {
-    data = cid.startsWith("local:") ? localCollection(cid) : await api.collection(cid);
+    data = local ? localCollection(cid) : await api.collection(cid);
   } catch (error) {
     showError(`Cannot open the collection: ${error.message}`);
     return;
@@ -150,6 +179,7 @@ export async function showCollection(cid) {
   $("collection-title").textContent = data.title || data.id;
   document.title = `${data.title || data.id} - Sokoban`;
   const best = store.allBest();
+  const server = await records;
   let solvedCount = 0;
   for (const json of data.levels) {
     let level;
@@ -159,14 +189,22 @@ export async function showCollection(cid) {
       continue;
     }
     const key = store.levelKey(R.formatBoard(level));
-    const b = best[key];
+    const b = bestOf(best[key], local ? null : server[json.id || `${cid}/${json.index}`]);
     if (b) solvedCount += 1;
     const label = json.title && json.title !== String(json.index)
       ? `${json.index}. ${json.title}` : `Level ${json.index}`;
     const link = el("a", { href: levelRoute(cid, json.index) });
-    link.append(thumb(level), el("span", { class: "name", text: label }));
+    const picture = el("span", { class: "thumb-wrap" }, thumb(level));
     if (b) {
-      link.append(el("span", { class: "solved", text: `\u2713 Solved: ${b.moves.moves} moves, ${b.pushes.pushes} pushes` }));
+      // The best on the picture itself: fewest moves, fewest pushes (of any solutions).
+      picture.append(el("span", {
+        class: "thumb-best", "data-moves": b.moves, "data-pushes": b.pushes,
+        title: "Your best: the fewest moves, the fewest pushes", text: `${b.moves}\u00a0moves \u00b7 ${b.pushes}\u00a0pushes`,
+      }));
+    }
+    link.append(picture, el("span", { class: "name", text: label }));
+    if (b) {
+      link.append(el("span", { class: "solved", text: "\u2713 Solved" }));
     } else if (json.optimal) {
       link.append(el("span", { class: "muted", text: `Optimal ${json.optimal.pushes} pushes` }));
     }
@@ -174,6 +212,14 @@ export async function showCollection(cid) {
   }
   const more = data.count > data.levels.length ? ` (the first ${data.levels.length} shown)` : "";
   $("collection-summary").textContent = `${data.count} levels${more}, ${solvedCount} solved.`;
+  if (cid === "mine" && !api.player()) {
+    // The player's own levels need a name: say where to pick one.
+    $("collection-summary").replaceChildren("Your saved levels show here once you ",
+      el("a", { href: "#/player", text: "sign in" }), ": the editor saves levels for signed-in players.");
+  } else if (cid === "mine" && !data.count) {
+    $("collection-summary").replaceChildren("No saved levels yet: make one in the ",
+      el("a", { href: "#/edit", text: "editor" }), " and save it.");
+  }
 }
 
 // --- import ----------------------------------------------------------------------------------

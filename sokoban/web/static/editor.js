@@ -1,6 +1,7 @@
 // The level editor: a grid of XSB characters painted with a tool (mouse and touch), resized,
 // undone; validated live by rules.problems() (Level.problems() in JS); tested, solved, saved
-// and shared through the server. The draft is kept in localStorage.
+// and shared through the server. The draft is kept in localStorage. Saving needs a player:
+// a saved level is the player's own (their "mine"), its link open to anyone.
 
 import * as R from "./rules.js";
 import * as api from "./api.js";
@@ -100,6 +101,7 @@ class EditorScreen {
     $("edit-name").value = title || "";
     $("edit-message").textContent = "";
     $("share-url").value = "";
+    $("edit-signin").hidden = Boolean(api.player());
     this.render();
   }
 
@@ -303,15 +305,24 @@ class EditorScreen {
       announce(message.textContent);
       return;
     }
+    if (!api.player()) {
+      message.replaceChildren("Not saved: sign in to save levels (", el("a", { href: "#/player", text: "pick a name" }),
+        "); Share gives a link that carries the level without saving it.");
+      announce(message.textContent);
+      return;
+    }
     try {
       const saved = await api.save(board, title);
+      // Its number is its id: the same link opens it for anyone.
       message.replaceChildren(
-        `Saved as level ${saved.index} of your collection. `,
+        `Saved in your levels as level ${saved.index}. `,
         el("a", { href: `#/play/${encodeURIComponent(saved.collection)}/${saved.index}`, id: "edit-saved-link", text: "Play it" }),
       );
       announce("Saved.");
     } catch (error) {
-      message.textContent = `Not saved: ${error.message}`;
+      message.textContent = error.status === 401
+        ? `Not saved: ${error.message} (the Player page signs you in).`
+        : `Not saved: ${error.message}`;
     }
   }
 
@@ -321,7 +332,9 @@ class EditorScreen {
     const url = `${location.origin}${location.pathname}${shareRoute(lv, $("edit-name").value.trim())}`;
     $("share-url").value = url;
     const ok = await copyText(url);
-    $("edit-message").textContent = ok ? "The link is copied: it carries the level itself." : "The link carries the level itself.";
+    if (!ok) $("share-url").select();
+    $("edit-message").textContent = ok ? "The link is copied: it carries the level itself."
+      : "The clipboard did not take the link: copy it from the Share URL box (it carries the level itself).";
   }
 
   /** The editor's keys (Ctrl+Z undoes a stroke); true when the key was one. */

@@ -72,17 +72,20 @@ class PlayScreen {
     this.round = {
       level, title, source, json, key, assisted,
       dead: null, checked: new Map(), checkSeq: 0, plan: null, retry: null,
+      // The deadlock check is the solver's help too: not on today's daily puzzle.
+      noCheck: source.kind === "daily" && Boolean(source.today),
     };
     $("play-title").textContent = title;
     document.title = `${title} - Sokoban`;
     const where = $("play-where");
     where.hidden = source.kind === "daily"; // the daily line says where instead
     const listed = source.kind === "server" || source.kind === "local";
-    where.textContent = listed
-      ? `${source.collectionTitle || source.cid}, level ${source.index}${source.count ? ` of ${source.count}` : ""}`
-      : "A level carried by its link";
-    $("previous").disabled = !(listed && source.index > 1);
-    $("next").disabled = !(listed && (!source.count || source.index < source.count));
+    const shared = source.neighbours && !source.position; // someone's saved level, by its link
+    where.textContent = shared ? "A saved level, opened by its link"
+      : listed ? `${source.collectionTitle || source.cid}, level ${source.position || source.index}${source.count ? ` of ${source.count}` : ""}`
+        : "A level carried by its link";
+    $("previous").disabled = this.neighbourRoute(-1) === null;
+    $("next").disabled = this.neighbourRoute(1) === null;
     // No solver help on a daily puzzle while its day runs.
     const helpless = source.kind === "daily" && source.today;
     for (const id of ["hint", "solve", "prove"]) $(id).disabled = helpless;
@@ -236,7 +239,7 @@ class PlayScreen {
     const r = this.round;
     if (!r) return;
     const text = this.positionText();
-    if (this.game.pushes === 0) {
+    if (this.game.pushes === 0 || r.noCheck) {
       r.dead = null;
       return;
     }
@@ -246,7 +249,10 @@ class PlayScreen {
       try {
         verdict = await api.check(text);
       } catch (error) {
-        return; // the check is a help, not a rule: play goes on without it
+        // The check is a help, not a rule: play goes on without it (and on a board competed
+        // on now, 403, it is not asked again).
+        if (error.status === 403) r.noCheck = true;
+        return;
       }
       r.checked.set(text, verdict);
       if (seq !== r.checkSeq) return;
@@ -419,7 +425,7 @@ class PlayScreen {
     const shown = !out.hidden;
     out.hidden = false;
     if (!shown) this.board.refit();
-    copyText(text).then((ok) => announce(ok ? `Copied ${this.game.moves} moves as LURD.` : "The moves are shown as LURD."));
+    copyText(text).then((ok) => announce(ok ? `Copied ${this.game.moves} moves as LURD.` : "The clipboard did not take the moves: they are shown as LURD, to select and copy."));
   }
 
   describeBoard() {
@@ -437,9 +443,15 @@ class PlayScreen {
     return shareRoute(this.round.level, this.round.title, "edit");
   }
 
+  /** The route of the next (`delta` 1) or previous (-1) level of the collection, or null. */
   neighbourRoute(delta) {
     const src = this.round && this.round.source;
     if (!src || (src.kind !== "server" && src.kind !== "local")) return null;
+    if (src.neighbours) {
+      // The player's own levels, numbered by id: the neighbours are theirs, not id + 1.
+      const number = src.neighbours[delta];
+      return number ? `#/play/${encodeURIComponent(src.cid)}/${number}` : null;
+    }
     const index = src.index + delta;
     if (index < 1 || (src.count && index > src.count)) return null;
     return `#/play/${encodeURIComponent(src.cid)}/${index}`;

@@ -113,12 +113,24 @@ export function describe(level) {
   return lines.join("\n");
 }
 
-/** Copy text to the clipboard when the browser lets us; never fails loudly. */
-export async function copyText(text) {
+/** Milliseconds the clipboard is given to answer before a copy counts as not done. */
+export const COPY_TIMEOUT_MS = 1500;
+
+/**
+ * Copy text to the clipboard when the browser lets us: true once copied, false when refused,
+ * missing, or silent for `timeoutMs` (a clipboard that never answers, as some browsers' do
+ * while a permission prompt waits unseen). Never fails loudly, never hangs: on false the
+ * caller says where to copy the text from.
+ */
+export async function copyText(text, timeoutMs = COPY_TIMEOUT_MS) {
+  let timer = null;
+  const silent = new Promise((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
   try {
-    await navigator.clipboard.writeText(text);
-    return true;
+    const copied = Promise.resolve(navigator.clipboard.writeText(text)).then(() => true, () => false);
+    return await Promise.race([copied, silent]);
   } catch (error) {
-    return false;
+    return false; // no clipboard API here
+  } finally {
+    clearTimeout(timer);
   }
 }
