@@ -27,6 +27,7 @@ from sokoban.solve._board import INF, Board, push_distances
 from sokoban.solve._bounds import grown_memo, matching, new_memo
 from sokoban.solve._carry import MAX_STATES
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
+from sokoban.solve._deadlock_sets import DeadlockSets
 from sokoban.solve._features import (
     CONNECTIVITY_CAP,
     MAX_BUCKETS,
@@ -363,6 +364,12 @@ def fess(
         if options["corral_deadlocks"]
         else no_learned()
     )
+    # The level's deadlock sets, proved by turns beside the keys (once, across the retry).
+    sets = (
+        [Entrant("deadlock sets", DeadlockSets(board, board.search_board(two_box), learned))]
+        if options["deadlock_sets"] and learned.head.shape[0] > 0
+        else []
+    )
 
     def run(limits: Limits, tunnels: bool, packed_walls: str) -> SolveResult:
         searches = [
@@ -386,6 +393,7 @@ def fess(
             Entrant(f"fess {name}", search, proves=True)
             for name, search in zip(names, searches, strict=True)
         ]
+        entrants[1:1] = sets
         found = take_turns(entrants, limits, progress)
         root = searches[0].root_bound
         return _driver.result(found, found.run, "fess", False, root if root < INF else None)
