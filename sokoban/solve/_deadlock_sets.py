@@ -57,9 +57,7 @@ def candidate_groups(board: Board, most: int = MAX_GROUP) -> np.ndarray:
     nbr = board.nbr
     x = board.cells % width
     y = board.cells // width
-    near = [
-        c for c in range(n) if not board.dead[c] and any(nbr[c, d] < 0 for d in range(4))
-    ]
+    near = [c for c in range(n) if not board.dead[c] and any(nbr[c, d] < 0 for d in range(4))]
     at = {(int(x[c]), int(y[c])): c for c in near}
     around: dict[int, list[int]] = {}
     for c in near:
@@ -70,7 +68,7 @@ def candidate_groups(board: Board, most: int = MAX_GROUP) -> np.ndarray:
             for dx in (-1, 0, 1)
             if (dx or dy) and (cx + dx, cy + dy) in at
         ]
-    groups: list[tuple[int, ...]] = []
+    groups: list[list[int]] = []
     level_sets: set[frozenset[int]] = {frozenset((c,)) for c in near}
     if most < 3:
         return np.full((0, MAX_GROUP), -1, np.int16)
@@ -83,10 +81,10 @@ def candidate_groups(board: Board, most: int = MAX_GROUP) -> np.ndarray:
                         grown.add(group | {d})
         level_sets = grown
         if size >= 3:
-            groups.extend(sorted(tuple(sorted(g)) for g in grown))
+            groups.extend(sorted(sorted(g) for g in grown))
     rows = np.full((len(groups), most), -1, np.int16)
-    for i, group in enumerate(groups):
-        rows[i, : len(group)] = group
+    for i, members in enumerate(groups):
+        rows[i, : len(members)] = members
     return rows
 
 
@@ -149,6 +147,8 @@ def _seed(groups, board, learned, scratch, budget, side, done):
                         break
                 if known:
                     continue
+                if done[2] >= budget:
+                    break
                 for j in range(k):
                     socc[fence[j]] = -1
                 verdict, used = _solvable(fence, k, canon, 0, FIRST_BUDGET, board, scratch)

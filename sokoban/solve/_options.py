@@ -79,17 +79,19 @@ FAST_DEADLOCK_OPTIONS = (
     *DEADLOCK_OPTIONS[2:],
 )
 #: The same for the feature-space search and ``fast``: corral deadlocks with the fence's
-#: neighbours on, and the deadlock sets of :mod:`sokoban.solve._deadlock_sets`.
+#: neighbours on, and the switch of the deadlock sets of :mod:`sokoban.solve._deadlock_sets`.
 FESS_DEADLOCK_OPTIONS = (
     *FAST_DEADLOCK_OPTIONS[:3],
     dataclasses.replace(DEADLOCK_OPTIONS[3], default=True),
     *FAST_DEADLOCK_OPTIONS[4:],
+    # Off by default: on the development suite the corral sub-searches learn the same
+    # patterns as the search meets them (benchmarks/solver.md).
     Option(
         "deadlock_sets",
         bool,
-        True,
-        "before the search, prove small groups of boxes near walls dead and keep them as"
-        " patterns [corral_deadlocks, learn]",
+        False,
+        "prove small groups of boxes near walls dead by turns beside the searches and keep"
+        " them as patterns [corral_deadlocks, learn]",
     ),
 )
 

@@ -170,6 +170,8 @@ def warm_up(method: str, **options: Any) -> float:
             solve(level, name, **(given | extra))
     if method == "fast":
         _warm_portfolio(level)
+    if method in ("fast", "fess"):
+        _warm_deadlock_sets()
     _warm_growth(method)
     _LOADED.add(method)
     return time.perf_counter() - start
@@ -188,6 +190,25 @@ def _warm_portfolio(level: Level) -> None:
     for entry in _portfolio.SMALL + _portfolio.BIG:
         take_turns(_portfolio.make_all((entry,), tables, options), Limits(time=60))
     take_turns(_portfolio.make_all(_portfolio.BIG, tables, options), Limits(time=60))
+
+
+#: A level with enough boxes for deadlock sets (the warm-up level has two).
+WARM_SETS_LEVEL = "########\n#@     #\n# $$   #\n# $ $  #\n#  ..  #\n#  ..  #\n########"
+
+
+def _warm_deadlock_sets() -> None:
+    """The proofs of the deadlock sets, which a level solved in its first turn never
+    reaches."""
+    from sokoban.solve._board import Board
+    from sokoban.solve._corral_deadlock import new_learned
+    from sokoban.solve._deadlock_sets import DeadlockSets
+    from sokoban.solve._driver import EXHAUSTED
+    from sokoban.solve._pairs import pair_table
+
+    board = Board(Level.from_xsb(WARM_SETS_LEVEL))
+    sets = DeadlockSets(board, board.search_board(pair_table(board)), new_learned(board.n))
+    while sets.step(256) != EXHAUSTED:
+        pass
 
 
 def _warm_growth(method: str) -> None:
