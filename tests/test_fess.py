@@ -3,6 +3,7 @@ goal rooms, features of built positions, replayed solutions, limits and bad inpu
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from public import PUBLIC
 
 from sokoban import Level, verify
 from sokoban.errors import SokobanError
-from sokoban.solve import METHODS, Limits, Status, solve
+from sokoban.solve import METHODS, Limits, Status, _driver, solve
 from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._features import feature_cell, ranks_above, regions
@@ -22,7 +23,7 @@ from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._portfolio import ASTAR_BOXES, BIG
 from sokoban.solve._reach import reach
-from sokoban.solve._turns import Entrant, take_turns
+from sokoban.solve._turns import Entrant, memory_share, take_turns
 from sokoban.xsb import iter_levels
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -507,3 +508,50 @@ def test_projection_changes_the_search_and_still_solves() -> None:
         assert result.solved and verify(lv, result.solution).is_solved
         runs[project] = result.stats.expanded
     assert runs[False] != runs[True]
+
+
+def test_a_search_that_leaves_hands_its_memory_share_on() -> None:
+    board = Board(level(ROOM))
+    searches = [Fess(board, key=k, tunnels=False, macros=False) for k in (KEY_WEIGHT, KEY_MIXED)]
+    entrants = [Entrant(str(k), search) for k, search in enumerate(searches)]
+    limits = Limits(memory=1 << 30)
+    # Both taking turns: half each.
+    assert memory_share(entrants, entrants, limits) == (1 << 30) // 2
+    # One left: the other may use all but what the first still holds.
+    held = searches[0].nbytes
+    assert 0 < held < 1 << 29
+    assert memory_share(entrants, entrants[1:], limits) == (1 << 30) - held
+
+
+class _Held:
+    """A stand-in search for the turns: holds ``nbytes``, never ends by itself (or has run
+    out of positions from the start when ``done``)."""
+
+    def __init__(self, nbytes: int, done: bool = False) -> None:
+        self.nbytes = nbytes
+        self.exhausted = done
+        self.expanded = 0
+        self.counters = np.zeros(8, np.int64)
+
+    def step(self, budget: int) -> int:
+        # A microsecond of CPU per expansion asked for, as a search's calls take.
+        end = time.thread_time() + budget * 1e-6
+        while time.thread_time() < end:
+            pass
+        self.expanded += budget
+        return _driver.BUDGET
+
+    def grow(self, code: int, memory: int) -> bool:
+        return False
+
+
+def test_the_turns_give_a_leaving_search_s_memory_to_the_others() -> None:
+    limit = 1 << 20
+    gone, big = _Held(0, done=True), _Held(limit * 3 // 5)
+    out = take_turns([Entrant("gone", gone), Entrant("big", big)], Limits(time=0.3, memory=limit))
+    # Over half the limit, but within what the search that left hands on.
+    assert out.run.limit == "time" and big.expanded > 0
+    bigger = _Held(limit * 3 // 5)
+    take_turns([Entrant("a", _Held(0)), Entrant("b", bigger)], Limits(time=0.3, memory=limit))
+    # Beside a search still taking turns, half the limit: it leaves at once.
+    assert bigger.expanded == 0

@@ -8,9 +8,11 @@ Turns are slices of CPU time, not of expansions: the searches' expansions differ
 and each search should get an equal share of the core; CPU time, unlike wall time, stays
 the same on a busy machine. A search that runs out of positions ends the turns when that
 proves the level unsolvable (its pruning is sound), and otherwise leaves them; a search
-that outgrows its share of the memory leaves them too. Under a limit of expansions, a
-turn takes at most an equal part of the expansions left, so that every search gets its
-turn then too.
+that outgrows its share of the memory leaves them too. The memory limit is shared among
+the searches still taking turns: what the searches that left still hold is taken off, and
+the rest is split equally, so a search that leaves hands its share on. Under a limit of
+expansions, a turn takes at most an equal part of the expansions left, so that every
+search gets its turn then too.
 """
 
 from __future__ import annotations
@@ -85,15 +87,22 @@ class Turns:
         )
 
 
+def memory_share(entrants: list[Entrant], live: list[Entrant], limits: Limits) -> int:
+    """The bytes each search still taking turns (``live``, of ``entrants``) may hold: the
+    memory limit less what the searches that left still hold, split equally."""
+    running = {id(e) for e in live}
+    held = sum(int(e.search.nbytes) for e in entrants if id(e) not in running)
+    return max(0, limits.memory_bytes - held) // max(1, len(live))
+
+
 def take_turns(
     entrants: list[Entrant], limits: Limits, progress: ProgressCallback | None = None
 ) -> Turns:
     """Run ``entrants`` by turns within ``limits`` (see the module), each in an equal share
-    of the memory limit. The run is solved when one solved the level; exhausted when one
-    that proves it ran out of positions, or when every one left without a solution;
-    else stopped by the limit that ended it."""
+    of the memory the searches that left do not hold. The run is solved when one solved
+    the level; exhausted when one that proves it ran out of positions, or when every one
+    left without a solution; else stopped by the limit that ended it."""
     start = time.perf_counter()
-    share = limits.memory_bytes // max(1, len(entrants))
     live = list(entrants)
     turn = FIRST_TURN
     last: Entrant | None = None
@@ -122,7 +131,9 @@ def take_turns(
                 # A turn takes an equal part of the expansions left, as of the time.
                 nodes = search.expanded + max(1, left // len(live))
             # The limits as given (their stop flag too), the time left, nodes and memory.
-            given = dataclasses.replace(limits, time=time_left, nodes=nodes, memory=share)
+            given = dataclasses.replace(
+                limits, time=time_left, nodes=nodes, memory=memory_share(entrants, live, limits)
+            )
             run = _driver.drive(search, given, report, turn=turn)
             entrant.peak = max(entrant.peak, run.peak_bytes)
             last = entrant
