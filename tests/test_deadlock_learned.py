@@ -19,6 +19,7 @@ from sokoban.solve._board import Board
 from sokoban.solve._corral_deadlock import (
     MATCHES,
     PATTERNS,
+    Learned,
     corral_dead,
     matches,
     new_scratch,
@@ -47,6 +48,17 @@ def subset_solvable(lv: Level, boxes: frozenset[int], player: int) -> bool:
                 seen.add(k)
                 todo.append(child)
     return False
+
+
+def kept_patterns(board: Board, learned: Learned) -> list[tuple[frozenset[int], set[int]]]:
+    """The patterns ``learned`` keeps: their boxes and the player's region, as level cells."""
+    out = []
+    for p in range(int(learned.counts[PATTERNS])):
+        boxes = frozenset(int(board.cells[c]) for c in learned.boxes[p] if c >= 0)
+        bits = learned.region[p]
+        region = {int(board.cells[c]) for c in range(board.n) if bits[c >> 6] >> (c & 63) & 1}
+        out.append((boxes, region))
+    return out
 
 
 def start_occupancy(board: Board, boxes: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -141,11 +153,7 @@ def test_every_pattern_learned_on_random_rooms_is_a_proof(neighbours: bool) -> N
         board = Board(lv)
         search = Search(board, wg=0, tiebreak="none", corral_deadlocks=True, neighbours=neighbours)
         drive(search, Limits(nodes=3000))
-        learned = search.learned
-        for p in range(int(learned.counts[PATTERNS])):
-            boxes = frozenset(int(board.cells[c]) for c in learned.boxes[p] if c >= 0)
-            bits = learned.region[p]
-            region = {int(board.cells[c]) for c in range(board.n) if bits[c >> 6] >> (c & 63) & 1}
+        for boxes, region in kept_patterns(board, search.learned):
             player = min(region)
             # The region is one whole region of the board with these boxes alone...
             assert naive.reachable(lv, player, boxes) == region

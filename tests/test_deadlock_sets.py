@@ -9,13 +9,13 @@ import random
 
 import naive
 import pytest
-from test_deadlock_learned import five_box_room, subset_solvable
+from test_deadlock_learned import five_box_room, kept_patterns, subset_solvable
 
 from sokoban import Level
 from sokoban.solve import solve
 from sokoban.solve._best_first import Search
 from sokoban.solve._board import Board
-from sokoban.solve._corral_deadlock import FIRST_BUDGET, MATCHES, PATTERNS, new_learned
+from sokoban.solve._corral_deadlock import FIRST_BUDGET, MATCHES, new_learned
 from sokoban.solve._deadlock_sets import DeadlockSets, candidate_groups
 from sokoban.solve._driver import EXHAUSTED, drive
 from sokoban.solve._pairs import no_table, pair_table
@@ -40,21 +40,13 @@ def proved(lv: Level, pairs: bool = True, memo: int = 1024) -> tuple[Board, Dead
     learned = new_learned(board.n, neighbours=True, memo=memo)
     sets = DeadlockSets(board, board.search_board(pair_table(board) if pairs else no_table()),
                         learned)  # fmt: skip
-    while sets.step(64) != EXHAUSTED:
-        pass
+    sets.prove_all()
     return board, sets
 
 
 def kept(board: Board, sets: DeadlockSets) -> list[tuple[frozenset[int], set[int]]]:
     """The sets kept: their boxes and the player's region, as level cells."""
-    learned = sets.learned
-    out = []
-    for p in range(int(learned.counts[PATTERNS])):
-        boxes = frozenset(int(board.cells[c]) for c in learned.boxes[p] if c >= 0)
-        bits = learned.region[p]
-        region = {int(board.cells[c]) for c in range(board.n) if bits[c >> 6] >> (c & 63) & 1}
-        out.append((boxes, region))
-    return out
+    return kept_patterns(board, sets.learned)
 
 
 def test_groups_are_compact_sets_of_live_cells_beside_walls() -> None:

@@ -37,6 +37,7 @@ from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._driver import BUDGET, EXHAUSTED
 from sokoban.solve._pairs import pair_dead
 from sokoban.solve._reach import reach
+from sokoban.solve._turns import Entrant
 
 #: Sub-search states the seeding may spend per floor cell of the level.
 STATES_PER_CELL = 2048
@@ -53,6 +54,8 @@ def seed_budget(board: Board) -> int:
 def candidate_groups(board: Board, most: int = MAX_GROUP) -> np.ndarray:
     """The groups of 3 to ``most`` boxes tried (see the module): int16[g, most], each row
     sorted and -1 padded, smaller groups first."""
+    if most < 3:
+        return np.full((0, MAX_GROUP), -1, np.int16)
     n, width = board.n, board.level.width
     nbr = board.nbr
     x = board.cells % width
@@ -70,8 +73,6 @@ def candidate_groups(board: Board, most: int = MAX_GROUP) -> np.ndarray:
         ]
     groups: list[list[int]] = []
     level_sets: set[frozenset[int]] = {frozenset((c,)) for c in near}
-    if most < 3:
-        return np.full((0, MAX_GROUP), -1, np.int16)
     for size in range(2, most + 1):
         grown: set[frozenset[int]] = set()
         for group in level_sets:
@@ -176,10 +177,10 @@ class DeadlockSets:
         self.board = board
         self.search_board = search_board
         self.learned = learned
+        # A group of every box is the whole position, which the searches decide; patterns
+        # not kept are no groups to try.
         keeps = learned.head.shape[0] > 0
-        # A group of every box is the whole position, which the searches decide.
-        most = min(MAX_GROUP, board.nboxes - 1)
-        self.groups = candidate_groups(board, most) if keeps else candidate_groups(board, 0)
+        self.groups = candidate_groups(board, min(MAX_GROUP, board.nboxes - 1) if keeps else 0)
         self.budget = seed_budget(board)
         self.scratch = new_scratch(board.n) if self.groups.shape[0] else ()
         self.side = np.empty(4 * MAX_GROUP, np.int32)
@@ -212,8 +213,21 @@ class DeadlockSets:
                   self.done)  # fmt: skip
         return EXHAUSTED if self.exhausted else BUDGET
 
+    def prove_all(self) -> None:
+        """Prove every group within the budget at once (outside the turns)."""
+        while self.step(256) != EXHAUSTED:
+            pass
+
     def grow(self, code: int, memory: int) -> bool:
         return False
 
     def path(self) -> list[int]:
         raise RuntimeError("the deadlock sets do not solve a level")
+
+
+def sets_entrants(board: Board, pairs: tuple[np.ndarray, ...], learned: Learned) -> list[Entrant]:
+    """The proofs of the deadlock sets as an entrant of the turns, proved with the two-box
+    table ``pairs`` into ``learned``; none when ``learned`` keeps no patterns."""
+    if learned.head.shape[0] == 0:
+        return []
+    return [Entrant("deadlock sets", DeadlockSets(board, board.search_board(pairs), learned))]

@@ -27,7 +27,7 @@ from sokoban.solve._board import INF, Board, push_distances
 from sokoban.solve._bounds import grown_memo, matching, new_memo
 from sokoban.solve._carry import MAX_STATES
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
-from sokoban.solve._deadlock_sets import DeadlockSets
+from sokoban.solve._deadlock_sets import sets_entrants
 from sokoban.solve._features import (
     CONNECTIVITY_CAP,
     MAX_BUCKETS,
@@ -365,11 +365,7 @@ def fess(
         else no_learned()
     )
     # The level's deadlock sets, proved by turns beside the keys (once, across the retry).
-    sets = (
-        [Entrant("deadlock sets", DeadlockSets(board, board.search_board(two_box), learned))]
-        if options["deadlock_sets"] and learned.head.shape[0] > 0
-        else []
-    )
+    sets = sets_entrants(board, two_box, learned) if options["deadlock_sets"] else []
 
     def run(limits: Limits, tunnels: bool, packed_walls: str) -> SolveResult:
         searches = [

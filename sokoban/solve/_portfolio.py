@@ -25,7 +25,7 @@ from sokoban.solve import _driver
 from sokoban.solve._best_first import Search
 from sokoban.solve._board import INF
 from sokoban.solve._corral_deadlock import Learned, new_learned, no_learned
-from sokoban.solve._deadlock_sets import DeadlockSets
+from sokoban.solve._deadlock_sets import sets_entrants
 from sokoban.solve._fess import FESS_KEYS, MACRO_BOXES, Fess
 from sokoban.solve._pull_search import PullSearch
 from sokoban.solve._tables import Tables
@@ -158,12 +158,10 @@ def make_all(
     learned = new_shared_learned(tables, options)
     backward = PullSearch(tables.board) if any(e.method == "backward" for e in entries) else None
     entrants = [make(entry, tables, learned, options, backward) for entry in entries]
-    if options["deadlock_sets"] and learned.head.shape[0] > 0:
+    if options["deadlock_sets"]:
         # Second, after the first search has had its turn: a level solved in it needs no
         # proofs, and the proofs serve every search that takes its turn later.
-        board = tables.board
-        sets = DeadlockSets(board, board.search_board(tables.pairs(options["pairs"])), learned)
-        entrants.insert(1, Entrant("deadlock sets", sets))
+        entrants[1:1] = sets_entrants(tables.board, tables.pairs(options["pairs"]), learned)
     return entrants
 
 

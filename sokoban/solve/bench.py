@@ -202,13 +202,10 @@ def _warm_deadlock_sets() -> None:
     from sokoban.solve._board import Board
     from sokoban.solve._corral_deadlock import new_learned
     from sokoban.solve._deadlock_sets import DeadlockSets
-    from sokoban.solve._driver import EXHAUSTED
     from sokoban.solve._pairs import pair_table
 
     board = Board(Level.from_xsb(WARM_SETS_LEVEL))
-    sets = DeadlockSets(board, board.search_board(pair_table(board)), new_learned(board.n))
-    while sets.step(256) != EXHAUSTED:
-        pass
+    DeadlockSets(board, board.search_board(pair_table(board)), new_learned(board.n)).prove_all()
 
 
 def _warm_growth(method: str) -> None:
