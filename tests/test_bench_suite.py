@@ -61,3 +61,20 @@ def test_a_worker_solves_levels_of_a_checkout_within_cpu_seconds() -> None:
         assert 0 < answer["seconds"] <= answer["wall"] + 0.1
     finally:
         worker.kill()
+
+
+def test_a_peer_solvers_output_becomes_a_suite_row() -> None:
+    import bench_yass
+
+    stats = (
+        "                               Level  Pushes    Generated    Generated      Time\n"
+        "  No  W  H                      Name            Positions       Pushes   Seconds\n"
+        "--------------------------------------------------------------------------------\n"
+        "   1 17 15                   Level 1     322         2584         2932          \n"
+    )
+    row = bench_yass.parse("...\nSolution: Pushes: 322\nTime: 0 seconds\n", stats)
+    assert row["status"] == "solved" and row["pushes"] == 322 and row["generated"] == 2584
+    unsolved = stats.replace("     322         2584", " " * 15 + "479421")
+    row = bench_yass.parse("Time-limit exceeded\nLevel not solved\n", unsolved)
+    assert row["status"] == "time limit" and row["pushes"] == "" and row["generated"] == 479421
+    assert bench_yass.parse("Level not solvable\n", "")["status"] == "unsolvable"
