@@ -5,12 +5,17 @@ how far its packing got.
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 13,14,16 xsokoban
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 14 --show 3 xsokoban
     .venv/bin/python benchmarks/fess_stalls.py -t 20 -l 31 --key features xsokoban
+    .venv/bin/python benchmarks/fess_stalls.py -t 10 --unsolved RUN/this.csv
+
+``--unsolved`` takes the levels a suite run (``bench_solver.py --suite dev --csv RUN``)
+left unsolved, from every collection of the suite, instead of a collection and ``-l``.
 
 Columns: boxes; the packing order's longest chain of goals that must be filled one after
 another; the most plan steps packed in order by any stored position (goals, and the
 parking cells of :mod:`sokoban.solve._packing`), of the steps; how many
 stored positions have that many packed; expansions; deadlock patterns learned, corral
-sub-searches run and how many ran out of budget; solved. Few positions at the most packed
+sub-searches run and how many ran out of budget; how it ended (solved, no positions left:
+the tests pruned every position, or the limit). Few positions at the most packed
 means the last boxes cannot follow (deadlocks the tests miss, or an order that needs
 parking); a low count with many positions means the first goals of the order are out of
 reach of the search (long carries, or a wrong order). ``--show N`` prints N of the
@@ -22,23 +27,31 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import csv
 import dataclasses
 import multiprocessing
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "levels"
-COLLECTIONS = {"xsokoban": SHARED / "xsokoban.xsb", "microban": SHARED / "microban.xsb"}
+from _suite import SUITE
+
+
+def unsolved(run: Path) -> list[tuple[str, int]]:
+    """The (collection, level number) pairs a suite CSV records as not solved, at its
+    shorter limit when it holds two (XSokoban's long rows are named ``xsokoban@60s``)."""
+    with run.open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["collection"] in SUITE]
+    return [(row["collection"], int(row["level"])) for row in rows if row["status"] != "solved"]
 
 
 def stall(
     path: str, number: int, seconds: float, show: int, keys: str
-) -> tuple[tuple[int, ...], list[str]]:
+) -> tuple[tuple[int | str, ...], list[str]]:
     """The row of one level (see the module docstring) and up to ``show`` positions with
     the most goals packed, as XSB text; ``keys``: fess's key names joined by commas."""
     from sokoban import xsb
     from sokoban.solve._board import Board
     from sokoban.solve._corral_deadlock import OVERS, PATTERNS, SEARCHES, new_learned
-    from sokoban.solve._driver import SOLVED
+    from sokoban.solve._driver import EXHAUSTED, SOLVED
     from sokoban.solve._features import CONNECTIVITY_CAP, OUT_OF_PLAN_CAP
     from sokoban.solve._fess import FESS_KEYS, Fess
     from sokoban.solve._fess_kernel import CELL
@@ -90,7 +103,11 @@ def stall(
         int(counts[PATTERNS]),
         int(counts[SEARCHES]),
         int(counts[OVERS]),
-        int(found.run.code == SOLVED),
+        "solved"
+        if found.run.code == SOLVED
+        else "no positions left"
+        if found.run.code == EXHAUSTED
+        else found.run.limit,
     )
     return row, shown
 
@@ -104,33 +121,41 @@ def _warm() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("collection", help="a short name (xsokoban, microban) or a path")
+    parser.add_argument(
+        "collection", nargs="?", help="a suite collection's name (xsokoban, sven ...) or a path"
+    )
     parser.add_argument("-t", "--time", type=float, default=20.0, help="seconds per level")
-    parser.add_argument("-l", "--levels", required=True, help="level numbers, e.g. 13,14,16")
+    parser.add_argument("-l", "--levels", help="level numbers, e.g. 13,14,16")
+    parser.add_argument("--unsolved", type=Path, help="a suite CSV: the levels it left unsolved")
     parser.add_argument("-w", "--workers", type=int, default=2)
     parser.add_argument("--show", type=int, default=0, help="positions to print per level")
     parser.add_argument(
         "--key", default="weight,mixed", help="fess's keys, by turns (weight,mixed; features ...)"
     )
     args = parser.parse_args()
-    path = str(COLLECTIONS.get(args.collection, args.collection))
-    numbers = [int(x) for x in args.levels.split(",")]
+    if args.unsolved is not None:
+        picked = unsolved(args.unsolved)
+    elif args.collection and args.levels:
+        picked = [(args.collection, int(x)) for x in args.levels.split(",")]
+    else:
+        parser.error("name a collection and its levels (-l), or --unsolved RUN.csv")
+    names = [name for name, _ in picked]
+    paths = [str(SUITE.get(name, name)) for name in names]
+    numbers = [number for _, number in picked]
     print(
-        "| level | boxes | chain | most packed | positions there | expanded | patterns"
-        " | sub-searches | over budget | solved |"
+        "| collection | level | boxes | chain | most packed | positions there | expanded | patterns"
+        " | sub-searches | over budget | ended |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     context = multiprocessing.get_context("forkserver")
     with cf.ProcessPoolExecutor(args.workers, mp_context=context, initializer=_warm) as pool:
         k = len(numbers)
-        rows = pool.map(
-            stall, [path] * k, numbers, [args.time] * k, [args.show] * k, [args.key] * k
-        )
-        for row, shown in rows:
+        rows = pool.map(stall, paths, numbers, [args.time] * k, [args.show] * k, [args.key] * k)
+        for name, (row, shown) in zip(names, rows, strict=True):
             n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok = row
             print(
-                f"| {n} | {boxes} | {chain} | {most} / {goals} | {there:,} | {expanded:,}"
-                f" | {pats:,} | {subs:,} | {over:,} | {'yes' if ok else 'no'} |",
+                f"| {name} | {n} | {boxes} | {chain} | {most} / {goals} | {there:,} | {expanded:,}"
+                f" | {pats:,} | {subs:,} | {over:,} | {ok} |",
                 flush=True,
             )
             for text in shown:
