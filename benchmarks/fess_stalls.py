@@ -27,20 +27,23 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import csv
 import dataclasses
 import multiprocessing
 from pathlib import Path
 
-from _suite import SUITE
+from _suite import SUITE, Side
 
 
 def unsolved(run: Path) -> list[tuple[str, int]]:
     """The (collection, level number) pairs a suite CSV records as not solved, at its
     shorter limit when it holds two (XSokoban's long rows are named ``xsokoban@60s``)."""
-    with run.open(newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["collection"] in SUITE]
-    return [(row["collection"], int(row["level"])) for row in rows if row["status"] != "solved"]
+    side = Side(run.stem, run.parent, run)
+    side.load()
+    return [
+        (collection, level)
+        for (collection, level, _), row in side.rows.items()
+        if collection in SUITE and row["status"] != "solved"
+    ]
 
 
 def stall(
@@ -103,11 +106,7 @@ def stall(
         int(counts[PATTERNS]),
         int(counts[SEARCHES]),
         int(counts[OVERS]),
-        "solved"
-        if found.run.code == SOLVED
-        else "no positions left"
-        if found.run.code == EXHAUSTED
-        else found.run.limit,
+        {SOLVED: "solved", EXHAUSTED: "no positions left"}.get(found.run.code, found.run.limit),
     )
     return row, shown
 
@@ -152,10 +151,10 @@ def main() -> None:
         k = len(numbers)
         rows = pool.map(stall, paths, numbers, [args.time] * k, [args.show] * k, [args.key] * k)
         for name, (row, shown) in zip(names, rows, strict=True):
-            n, boxes, chain, most, goals, there, expanded, pats, subs, over, ok = row
+            n, boxes, chain, most, goals, there, expanded, pats, subs, over, ended = row
             print(
                 f"| {name} | {n} | {boxes} | {chain} | {most} / {goals} | {there:,} | {expanded:,}"
-                f" | {pats:,} | {subs:,} | {over:,} | {ok} |",
+                f" | {pats:,} | {subs:,} | {over:,} | {ended} |",
                 flush=True,
             )
             for text in shown:
