@@ -25,7 +25,15 @@ from sokoban._jit import njit
 from sokoban.lurd import Solution
 from sokoban.solve import _driver, _queue, _table
 from sokoban.solve._board import INF, Board
-from sokoban.solve._bounds import matching, rematch
+from sokoban.solve._bounds import (
+    grown_memo,
+    index_of,
+    matching,
+    memo_put,
+    memo_take,
+    new_memo,
+    rematch,
+)
 from sokoban.solve._driver import BUDGET, EXHAUSTED, FULL, SOLVED
 from sokoban.solve._path import expand
 from sokoban.solve._reach import reach
@@ -132,8 +140,9 @@ def _moved_box(parent, child):
 
 @njit
 def _pull_steps(
-    board, dist, store, table, queue, counters, params, scratch, children, work, rows, start
-):
+    board, dist, store, table, queue, counters, params, scratch, children, work, rows, start,
+    memo,
+):  # fmt: skip
     """Expand up to ``params[P_BUDGET]`` nodes of the backward search: :data:`SOLVED` when
     a child is the start (its node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, table or queue). ``board``: a
@@ -143,7 +152,8 @@ def _pull_steps(
     :func:`~sokoban.solve._successors.new_scratch`, ``new_children``; ``work``:
     int64[12, b + 1] (the parent's matching, rows 0-5, repaired per child in rows 6-11);
     ``rows``: int16[b], the parent's boxes as the matching's rows; ``start``: (boxes
-    int16[b], canonical player, key)."""
+    int16[b], canonical player, key); ``memo``: a
+    :class:`~sokoban.solve._bounds.MatchMemo` of the matchings of the nodes stored last."""
     start_boxes, start_player, start_key = start
     nd_boxes = store.boxes
     nb = nd_boxes.shape[1]
@@ -183,7 +193,10 @@ def _pull_steps(
                 continue  # greedy: the first path to a position is kept
             if not matched:  # the parent's matching, repaired per child: O(b^2), not O(b^3)
                 copy_into(rows, nd_boxes[node])
-                matching(rows, dist, parent_match)
+                # Kept when the node was stored, unless newer nodes took its slot: a
+                # greedy search mostly expands a node soon after storing it.
+                if not memo_take(memo, node, parent_match):
+                    matching(rows, dist, parent_match)
                 matched = True
             k, t = _moved_box(rows, c_boxes[i])
             was = rows[k]
@@ -202,6 +215,7 @@ def _pull_steps(
             store.hash[new] = key
             store.closed[new] = 0
             table[-found - 1] = new
+            memo_put(memo, new, k, index_of(c_boxes[i], t), child_match)
             if key == start_key and player == start_player:
                 same = True
                 for k in range(nb):
@@ -235,6 +249,7 @@ class PullSearch:
         self.children = new_children(nb)
         self.work = np.zeros((12, nb + 1), dtype=np.int64)
         self.rows = np.zeros(nb, dtype=np.int16)
+        self.memo = new_memo(nb, sum(a.nbytes for a in self.store))
         zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         boxes = board.boxes.copy()
         player = self._canonical(boxes, board.player)
@@ -299,7 +314,7 @@ class PullSearch:
     # The driver's protocol.
     @property
     def nbytes(self) -> int:
-        arrays = [*self.store, self.table, *self.queue, self.dist]
+        arrays = [*self.store, self.table, *self.queue, self.dist, *self.memo]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -315,6 +330,7 @@ class PullSearch:
         code: int = _pull_steps(
             self.kernel_board, self.dist, self.store, self.table, self.queue, self.counters,
             self.params, self.scratch, self.children, self.work, self.rows, self.start,
+            self.memo,
         )  # fmt: skip
         return code
 
@@ -326,8 +342,11 @@ class PullSearch:
         qcap = self.queue.capacity
         grow_queue = not grow_store or self.queue.state[_queue.USED] + room > qcap
         extra = 0
+        store_bytes = sum(a.nbytes for a in self.store)
+        memo = grown_memo(self.memo, 2 * store_bytes) if grow_store else self.memo
         if grow_store:
-            extra += sum(a.nbytes for a in self.store) + 2 * self.table.nbytes
+            extra += store_bytes + 2 * self.table.nbytes
+            extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
         if grow_queue:
             extra += 3 * qcap * 4
         if self.nbytes + extra > memory:
@@ -336,6 +355,7 @@ class PullSearch:
             self.store = self.store.doubled()
             self.table = np.empty(2 * self.table.shape[0], dtype=np.int32)
             _table.rebuild(self.table, self.store.hash, int(self.counters[NODES]))
+            self.memo = memo
         if grow_queue:
             self.queue = _queue.grown(self.queue, 0, 2 * qcap)
         return True
