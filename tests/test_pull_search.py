@@ -15,9 +15,11 @@ from sokoban.lurd import verify
 from sokoban.solve import Limits, _driver, solve
 from sokoban.solve._best_first import Search
 from sokoban.solve._board import INF, Board
+from sokoban.solve._bounds import new_memo
 from sokoban.solve._fess import Fess
 from sokoban.solve._path import expand
 from sokoban.solve._pull_search import PullSearch, pull_distances
+from sokoban.solve._store import NODES
 
 ROOM = """
 #######
@@ -102,3 +104,19 @@ def test_the_backward_search_settles_a_level_the_greedy_search_drowns_in() -> No
     assert _driver.drive(backward, Limits(nodes=20_000)).solved
     greedy = solve(lv, "greedy", Limits(nodes=20_000))
     assert not greedy.solved
+
+
+def test_the_memo_of_matchings_leaves_the_search_unchanged() -> None:
+    # The memo only saves solving a parent's matching again: with a memo of one entry
+    # (nearly every parent solved from scratch) the search makes the same pulls.
+    lv = PUBLIC.level("microban.xsb", 93)
+    board = Board(lv)
+    searches = [PullSearch(board), PullSearch(board)]
+    searches[1].memo = new_memo(board.nboxes, 0)
+    assert searches[1].memo.node.shape[0] == 1 < searches[0].memo.node.shape[0]
+    for search in searches:
+        assert _driver.drive(search, Limits(nodes=20_000)).solved
+    plain, tiny = searches
+    assert plain.expanded == tiny.expanded
+    assert int(plain.counters[NODES]) == int(tiny.counters[NODES])
+    assert plain.solution() == tiny.solution()
