@@ -452,7 +452,7 @@ class Search:
         )
         #: The matchings of the nodes stored last (:class:`~sokoban.solve._bounds.MatchMemo`),
         #: in no more bytes than the node store: it grows with it.
-        self.memo = new_memo(board.nboxes, self._store_bytes)
+        self.memo = new_memo(board.nboxes, self.store.nbytes)
         self._put_root(exact)
 
     def _put_root(self, exact: bool) -> None:
@@ -489,10 +489,6 @@ class Search:
         wh, kind = self.params[P_WH], self.params[P_TIEBREAK]
         width = self.queue.width
         _queue.push(self.queue, int(wh * h), int(tie(kind, h, 0, 0, width)), 0, 0)
-
-    @property
-    def _store_bytes(self) -> int:
-        return sum(a.nbytes for a in self.store)
 
     @property
     def nbytes(self) -> int:
@@ -545,10 +541,10 @@ class Search:
         qcap = self.queue.capacity
         grow_queue = not grow_store or self.queue.state[_queue.USED] + room > qcap
         extra = 0
-        memo = grown_memo(self.memo, 2 * self._store_bytes) if grow_store else self.memo
+        memo = grown_memo(self.memo, 2 * self.store.nbytes) if grow_store else self.memo
         if grow_store:
-            extra += self._store_bytes + 2 * self.table.nbytes
-            extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
+            extra += self.store.nbytes + 2 * self.table.nbytes
+            extra += memo.nbytes - self.memo.nbytes
         if grow_queue:
             extra += 3 * qcap * 4
         if self.nbytes + extra > memory:

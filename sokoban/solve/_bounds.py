@@ -160,6 +160,11 @@ class MatchMemo(NamedTuple):
     node: np.ndarray
     sol: np.ndarray
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays."""
+        return int(self.node.nbytes + self.sol.nbytes)
+
 
 def new_memo(nboxes: int, budget: int) -> MatchMemo:
     """An empty :class:`MatchMemo` for ``nboxes`` boxes in at most ``budget`` bytes (and

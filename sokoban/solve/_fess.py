@@ -171,7 +171,7 @@ class Fess:
         )
         #: The matchings of the nodes stored last (:class:`~sokoban.solve._bounds.MatchMemo`),
         #: in no more bytes than the node store: it grows with it.
-        self.memo = new_memo(nb, self._store_bytes)
+        self.memo = new_memo(nb, self.store.nbytes)
         self._put_root()
         #: The most bytes the arrays took over every run so far.
         self.peak = self.nbytes
@@ -226,10 +226,6 @@ class Fess:
         cell_push(self.cells, self.extra[LINK], self.counters, cell, first, 0)
 
     @property
-    def _store_bytes(self) -> int:
-        return sum(a.nbytes for a in self.store)
-
-    @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
         arrays += [*self.learned, *self.frozen_cache, *self.memo]
@@ -262,9 +258,9 @@ class Fess:
 
     def grow(self, code: int, memory: int) -> bool:
         """Double the node store, table and links; False when that would pass ``memory``."""
-        memo = grown_memo(self.memo, 2 * self._store_bytes)
-        extra = self._store_bytes + 2 * self.table.nbytes + self.extra.nbytes
-        extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
+        memo = grown_memo(self.memo, 2 * self.store.nbytes)
+        extra = self.store.nbytes + 2 * self.table.nbytes + self.extra.nbytes
+        extra += memo.nbytes - self.memo.nbytes
         if self.nbytes + extra > memory:
             return False
         self.memo = memo

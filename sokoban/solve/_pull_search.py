@@ -249,7 +249,7 @@ class PullSearch:
         self.children = new_children(nb)
         self.work = np.zeros((12, nb + 1), dtype=np.int64)
         self.rows = np.zeros(nb, dtype=np.int16)
-        self.memo = new_memo(nb, sum(a.nbytes for a in self.store))
+        self.memo = new_memo(nb, self.store.nbytes)
         zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         boxes = board.boxes.copy()
         player = self._canonical(boxes, board.player)
@@ -342,11 +342,9 @@ class PullSearch:
         qcap = self.queue.capacity
         grow_queue = not grow_store or self.queue.state[_queue.USED] + room > qcap
         extra = 0
-        store_bytes = sum(a.nbytes for a in self.store)
-        memo = grown_memo(self.memo, 2 * store_bytes) if grow_store else self.memo
+        memo = grown_memo(self.memo, 2 * self.store.nbytes) if grow_store else self.memo
         if grow_store:
-            extra += store_bytes + 2 * self.table.nbytes
-            extra += sum(a.nbytes for a in memo) - sum(a.nbytes for a in self.memo)
+            extra += self.store.nbytes + 2 * self.table.nbytes + memo.nbytes - self.memo.nbytes
         if grow_queue:
             extra += 3 * qcap * 4
         if self.nbytes + extra > memory:

@@ -46,6 +46,11 @@ class Store(NamedTuple):
     def capacity(self) -> int:
         return int(self.boxes.shape[0])
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays."""
+        return sum(a.nbytes for a in self)
+
     def doubled(self) -> Store:
         """The same nodes with room for as many again."""
         return Store(*(np.concatenate([a, np.zeros_like(a)]) for a in self))
