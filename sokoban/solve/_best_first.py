@@ -372,7 +372,8 @@ class Search:
     nothing); ``pairs``: two-box deadlocks from a table built here
     (:mod:`sokoban.solve._pairs`); ``corral_deadlocks``: sub-searches of corral fences
     (:mod:`sokoban.solve._corral_deadlock`), whose proofs are kept as deadlock patterns
-    when ``learn``, with the boxes next to the fence when ``neighbours``; ``learned``: the
+    when ``learn``, with the boxes next to the fence when ``neighbours``, and of the tangle
+    each pushed box joins when ``tangles``; ``learned``: the
     memo and patterns to use (another search's of the same level), else new ones;
     ``plan_penalty``: what each box on a goal out of the packing order's plan adds to the
     bound in the queue key (0: nothing; a guide for greedy search, not a bound);
@@ -396,6 +397,7 @@ class Search:
         corral_deadlocks: bool = False,
         learn: bool = True,
         neighbours: bool = False,
+        tangles: bool = False,
         learned: Learned | None = None,
         plan_penalty: int = 0,
         plan: PackingOrder | None = None,
@@ -415,7 +417,7 @@ class Search:
         self.kernel_board = board.search_board(pairs)
         if learned is None:
             learned = (
-                new_learned(board.n, learn=learn, neighbours=neighbours)
+                new_learned(board.n, learn=learn, neighbours=neighbours, tangles=tangles)
                 if corral_deadlocks
                 else no_learned()
             )

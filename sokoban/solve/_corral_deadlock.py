@@ -42,9 +42,15 @@ from sokoban.solve._reach import reach
 
 #: Smallest and largest fence searched.
 MIN_FENCE, MAX_FENCE = 3, 8
+#: Most boxes in a tangle searched (:func:`tangle_dead`): its loose sub-search drops the
+#: boxes that come apart, so it goes further than a corral's. The width of the memo's,
+#: patterns' and sub-searches' rows of boxes.
+MAX_TANGLE = WIDTH = 12
 #: States a first sub-search may store before giving up (proving nothing), and the most a
 #: repeated one may (the budget doubles each time the same corral is met again).
 FIRST_BUDGET, MAX_BUDGET = 512, 8192
+#: Mixed into the memo key of a loose sub-search (:func:`tangle_dead`).
+LOOSE_SALT = np.uint64(0x9E3779B97F4A7C15)
 #: Memo entries (a power of two).
 MEMO_SIZE = 1 << 14
 #: Patterns kept at most (later proofs still prune, but are not kept).
@@ -56,28 +62,35 @@ UNKNOWN, ALIVE, DEAD, OVER = 0, 1, 2, 3
 #: a pattern, sub-searches run, of which proved dead, ran out of budget, were repeats;
 #: states the sub-searches stored, positions checked.
 PATTERNS, ENTRIES, MATCHES, SEARCHES, PROVED, OVERS, RETRIES, STATES, CALLS = range(9)
+#: The same for the loose sub-searches of tangles: searches, proved dead, out of budget,
+#: states stored.
+T_SEARCHES, T_PROVED, T_OVERS, T_STATES = range(9, 13)
 #: Slots of :attr:`Learned.settings`: keep patterns (0/1), the largest budget, the states
 #: the sub-searches may store per position checked, on average (0: no limit), add the boxes
-#: next to the fence to the sub-problem (0/1).
-S_LEARN, S_MAX_BUDGET, S_RATIO, S_NEIGHBOURS = 0, 1, 2, 3
+#: next to the fence to the sub-problem (0/1), test the tangle the pushed box joins (0/1).
+S_LEARN, S_MAX_BUDGET, S_RATIO, S_NEIGHBOURS, S_TANGLES = 0, 1, 2, 3, 4
 #: States the sub-searches may store before the average above applies.
 FREE_STATES = 32 * FIRST_BUDGET
 #: The default of that average.
 STATES_PER_POSITION = 0
+#: The average for the tangles' sub-searches (:func:`tangle_dead`), always applied: a
+#: state of a sub-search costs a small fraction of a position of the search, so a few per
+#: position keep them to a small share of the time, whatever the level.
+TANGLE_STATES = 4
 
 
 class Learned(NamedTuple):
     """What the corral sub-searches found on one level, kept between kernel calls.
 
     The memo (direct-mapped, :data:`MEMO_SIZE`): ``memo_key`` uint64, ``memo_boxes``
-    int16[., MAX_FENCE] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
+    int16[., WIDTH] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
     alone), ``memo_verdict`` uint8 (:data:`UNKNOWN` where empty), ``memo_budget`` int32
     (states the last search of that entry might store). The patterns: ``boxes``
-    int16[p, MAX_FENCE] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
+    int16[p, WIDTH] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
     ``c // 64``: the player may stand on cell ``c``), indexed per cell by ``head``
-    int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * MAX_FENCE] (the next
-    entry of the same cell, the pattern of the entry). ``counts`` int64[10], slots
-    :data:`PATTERNS` ...; ``settings`` int64[3], slots :data:`S_LEARN` ... A memo of size
+    int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * WIDTH] (the next
+    entry of the same cell, the pattern of the entry). ``counts`` int64[13], slots
+    :data:`PATTERNS` ...; ``settings`` int64[5], slots :data:`S_LEARN` ... A memo of size
     0 means the check is off. Only set memo entries and kept patterns hold values: the
     rest is uninitialised memory."""
 
@@ -104,12 +117,14 @@ def new_learned(
     max_budget: int = MAX_BUDGET,
     ratio: int = STATES_PER_POSITION,
     neighbours: bool = False,
+    tangles: bool = False,
 ) -> Learned:
     """An empty :class:`Learned` for a board of ``n`` floor cells; ``learn``: keep the
     patterns (else only the memo remembers); ``max_budget``: the largest sub-search
     (:data:`FIRST_BUDGET` or more: no repeats); ``neighbours``: the sub-problem of a corral
     also holds the boxes next to its fence (up to :data:`MAX_FENCE` boxes in all), which
-    catches boxes that lock the fence from outside (see :func:`corral_dead`)."""
+    catches boxes that lock the fence from outside (see :func:`corral_dead`);
+    ``tangles``: each child is also tested by :func:`tangle_dead`."""
     words = (n + 63) // 64
     p = patterns if learn else 0
     # Only the verdicts and the index heads need filling: the rest of a memo entry is read
@@ -118,17 +133,20 @@ def new_learned(
     # search of a small level).
     return Learned(
         np.empty(memo, np.uint64),
-        np.empty((memo, MAX_FENCE), np.int16),
+        np.empty((memo, WIDTH), np.int16),
         np.empty(memo, np.int32),
         np.zeros(memo, np.uint8),
         np.empty(memo, np.int32),
-        np.empty((p, MAX_FENCE), np.int16),
+        np.empty((p, WIDTH), np.int16),
         np.empty((p, words), np.uint64),
         np.full(n if learn else 0, -1, np.int32),
-        np.empty(p * MAX_FENCE, np.int32),
-        np.empty(p * MAX_FENCE, np.int32),
-        np.zeros(10, np.int64),
-        np.array([int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours)], np.int64),
+        np.empty(p * WIDTH, np.int32),
+        np.empty(p * WIDTH, np.int32),
+        np.zeros(13, np.int64),
+        np.array(
+            [int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours), int(tangles)],
+            np.int64,
+        ),
     )
 
 
@@ -140,13 +158,14 @@ def no_learned() -> Learned:
 def new_scratch(n: int) -> tuple[np.ndarray, ...]:
     """Work arrays for :func:`corral_dead` on ``n`` floor cells: comp int32[n], cells
     int32[n] (a corral's cells), socc int32[n] (all -1), sseen, squeue, seen2, queue2
-    int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, MAX_FENCE], splayer
+    int32[n], stack uint8[n], states int16[MAX_BUDGET + 1, WIDTH], splayer
     int32[MAX_BUDGET + 1], stable int32[4 * MAX_BUDGET] (all -1 between sub-searches),
     marks int64[2], swalk int32[n] (walk lengths, unused), sslot int32[MAX_BUDGET + 1]
-    (the slots of ``stable`` a sub-search used), fence and child int16[MAX_FENCE] (a
+    (the slots of ``stable`` a sub-search used), fence and child int16[WIDTH] (a
     fence's boxes; a sub-search's child), and the pushes of
-    :func:`sokoban.solve._push_moves.push_moves`: allowed uint8[MAX_FENCE] (all 1), order
-    int32[MAX_FENCE], moves int32[4 MAX_FENCE, 6]."""
+    :func:`sokoban.solve._push_moves.push_moves`: allowed uint8[WIDTH] (all 1), order
+    int32[WIDTH], moves int32[4 WIDTH, 6]; and dropped int32[2, WIDTH] (the
+    cells and indices of the boxes a loose sub-search drops from a child)."""
     return (
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
@@ -156,17 +175,18 @@ def new_scratch(n: int) -> tuple[np.ndarray, ...]:
         np.zeros(n, np.int32),
         np.zeros(n, np.int32),
         np.zeros(n, np.uint8),
-        np.zeros((MAX_BUDGET + 1, MAX_FENCE), np.int16),
+        np.zeros((MAX_BUDGET + 1, WIDTH), np.int16),
         np.zeros(MAX_BUDGET + 1, np.int32),
         np.full(4 * MAX_BUDGET, -1, np.int32),
         np.zeros(2, np.int64),
         np.zeros(n, np.int32),
         np.zeros(MAX_BUDGET + 1, np.int32),
-        np.zeros(MAX_FENCE, np.int16),
-        np.zeros(MAX_FENCE, np.int16),
-        np.ones(MAX_FENCE, np.uint8),
-        np.zeros(MAX_FENCE, np.int32),
-        np.zeros((4 * MAX_FENCE, 6), np.int32),
+        np.zeros(WIDTH, np.int16),
+        np.zeros(WIDTH, np.int16),
+        np.ones(WIDTH, np.uint8),
+        np.zeros(WIDTH, np.int32),
+        np.zeros((4 * WIDTH, 6), np.int32),
+        np.zeros((2, WIDTH), np.int32),
     )
 
 
@@ -181,14 +201,16 @@ def _key(boxes, k, player, zbox, zplayer):
 @njit(internal=True)
 def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
     """Add the state unless stored (its slot of ``stable`` listed in ``sslot``): returns
-    the new count, or -1 when it was there."""
+    the new count, or -1 when it was there. Rows hold ``k`` boxes, then -1 (states of one
+    sub-search may differ in size: see :func:`_solvable`)."""
     mask = stable.shape[0] - 1
+    width = states.shape[1]
     i = np.int64(key & np.uint64(mask))
     while True:
         s = stable[i]
         if s < 0:
             break
-        if splayer[s] == player:
+        if splayer[s] == player and (k == width or states[s, k] < 0):
             same = True
             for j in range(k):
                 if states[s, j] != boxes[j]:
@@ -201,18 +223,45 @@ def _store(states, splayer, stable, sslot, count, boxes, k, player, key):
     sslot[count] = i
     for j in range(k):
         states[count, j] = boxes[j]
+    for j in range(k, width):
+        states[count, j] = -1
     splayer[count] = player
     return count + 1
 
 
 @njit(internal=True)
-def _solvable(start, k, player, ncells, budget, board, scratch):
+def touching(c, occ, nbr):
+    """Whether a box stands on a cell one step from ``c``, diagonals included (through
+    either floor cell between): the boxes of a tangle."""
+    for d in range(4):
+        a = nbr[c, d]
+        if a < 0:
+            continue
+        if occ[a] >= 0:
+            return True
+        for e in range(4):
+            if (e & 1) == (d & 1):
+                continue  # along the same axis: no diagonal
+            q = nbr[a, e]
+            if q >= 0 and occ[q] >= 0:
+                return True
+    return False
+
+
+@njit(internal=True)
+def _solvable(start, k, player, ncells, budget, board, scratch, loose=False):
     """Whether boxes ``start[:k]`` (sorted int16) alone can all be pushed onto goals from
     ``player`` (a canonical cell): :data:`ALIVE` (also when the player got into the
     corral, whose cells are ``scratch``'s ``cells[:ncells]``), :data:`DEAD`, or
     :data:`OVER` when the search outgrew ``budget`` states (a power of two at most
     :data:`MAX_BUDGET`); and the states it stored. ``board``: as for
-    :func:`corral_dead`."""
+    :func:`corral_dead`.
+
+    ``loose``: a box that no longer touches another (see :func:`touching`) leaves the
+    sub-problem, and fewer than :data:`MIN_FENCE` boxes left count as alive. Dropping a
+    box keeps a dead verdict sound (a state solvable stays so with a box less, so the
+    pushes of any solution still lead the search to one), and lets a tangle that can come
+    apart be shown alive in a few states instead of solving its boxes the long way."""
     nbr, goal, dead, zbox, zplayer = board.nbr, board.goal, board.dead, board.zbox, board.zplayer
     live, pairs, starts, partners = board.live, board.pairs, board.starts, board.partners
     comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
@@ -223,14 +272,21 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
             solved = False
     if solved:
         return ALIVE, 0
+    width = states.shape[1]
     stable = stable_all[: 4 * budget]
     key = _key(start, k, player, zbox, zplayer)
     count = _store(states, splayer, stable, sslot, 0, start, k, player, key)
     child, allowed, order, moves = scratch[15], scratch[16], scratch[17], scratch[18]
+    drop_cell, drop_index = scratch[19][0], scratch[19][1]
     head = 0
     verdict = DEAD
     while head < count and verdict == DEAD:
         boxes = states[head]
+        k = width
+        for i in range(width):
+            if boxes[i] < 0:
+                k = i
+                break
         for i in range(k):
             socc[boxes[i]] = i
         marks[1] += 1
@@ -256,24 +312,42 @@ def _solvable(start, k, player, ncells, budget, board, scratch):
                 socc[t] = -1
                 socc[b] = i
                 continue
+            moved(boxes[:k], b, t, child[:k])
+            kept, gone = k, 0
+            if loose:
+                # Drop the boxes that touch no other (touching is symmetric: dropping one
+                # leaves the others' contacts as they were).
+                kept = 0
+                for x in range(k):
+                    c = child[x]
+                    if touching(c, socc, nbr):
+                        child[kept] = c
+                        kept += 1
+                    else:
+                        drop_cell[gone] = c
+                        drop_index[gone] = socc[c]
+                        gone += 1
+                for g in range(gone):
+                    socc[drop_cell[g]] = -1
             marks[1] += 1
             canon = reach(b, socc, nbr, seen2, np.int32(marks[1]), queue2, swalk)
+            for g in range(gone):
+                socc[drop_cell[g]] = drop_index[g]
             socc[t] = -1
             socc[b] = i
-            moved(boxes[:k], b, t, child[:k])
             done = True
-            for x in range(k):
+            for x in range(kept):
                 if not goal[child[x]]:
                     done = False
                     break
-            if done:
+            if done or kept < MIN_FENCE:
                 verdict = ALIVE
                 break
             if count >= budget:
                 verdict = OVER
                 break
-            key = _key(child, k, canon, zbox, zplayer)
-            added = _store(states, splayer, stable, sslot, count, child, k, canon, key)
+            key = _key(child, kept, canon, zbox, zplayer)
+            added = _store(states, splayer, stable, sslot, count, child, kept, canon, key)
             if added >= 0:
                 count = added
         for i in range(k):
@@ -299,7 +373,7 @@ def matches(cell, player, occ, learned):
         p = owner[e]
         if region[p, word] & bit:
             hit = True
-            for i in range(MAX_FENCE):
+            for i in range(WIDTH):
                 c = pboxes[p, i]
                 if c < 0:
                     break
@@ -348,6 +422,159 @@ def _keep(fence, size, canon, nbr, learned, scratch):
 
 
 @njit(internal=True)
+def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
+    """The verdict on boxes ``fence[:size]`` (sorted) alone with the player on ``canon``
+    (canonical among them): from the memo, or by a sub-search (:func:`_solvable` with
+    ``ncells`` and ``loose``) whose budget doubles each time the same sub-problem is met
+    again out of budget; a dead one is kept as a pattern. :data:`UNKNOWN` when the
+    sub-search is left for now. Loose sub-searches keep their verdicts apart (their
+    :data:`ALIVE` is not a corral's)."""
+    mkeys, mboxes, mplayer = learned.memo_key, learned.memo_boxes, learned.memo_player
+    mverdict, mbudget = learned.memo_verdict, learned.memo_budget
+    counts = learned.counts
+    msize = mkeys.shape[0]
+    key = _key(fence, size, canon, board.zbox, board.zplayer) ^ np.uint64(size)
+    if loose:
+        key ^= LOOSE_SALT
+    slot = np.int64(key & np.uint64(msize - 1))
+    verdict = UNKNOWN
+    budget = 0
+    if mverdict[slot] != UNKNOWN and mkeys[slot] == key and mplayer[slot] == canon:
+        same = True
+        for i in range(WIDTH):
+            want = fence[i] if i < size else -1
+            if mboxes[slot, i] != want:
+                same = False
+                break
+        if same:
+            verdict = mverdict[slot]
+            budget = mbudget[slot]
+    if verdict == OVER and 2 * budget <= learned.settings[S_MAX_BUDGET]:
+        counts[RETRIES] += 1
+        verdict = UNKNOWN  # met again: search with twice the budget
+        budget *= 2
+    elif verdict == UNKNOWN:
+        budget = FIRST_BUDGET
+    else:
+        return verdict  # decided, or out of budget for good
+    ratio = learned.settings[S_RATIO]
+    if ratio > 0 and counts[STATES] > ratio * counts[CALLS] + FREE_STATES:
+        return UNKNOWN  # over the average: leave this sub-problem for now
+    if loose and counts[T_STATES] > TANGLE_STATES * counts[CALLS] + FREE_STATES:
+        return UNKNOWN  # the same for the tangles, always held to their average
+    counts[SEARCHES] += 1
+    verdict, used = _solvable(fence, size, canon, ncells, budget, board, scratch, loose)
+    counts[STATES] += used
+    if verdict == OVER:
+        counts[OVERS] += 1
+    mkeys[slot] = key
+    mplayer[slot] = canon
+    mverdict[slot] = verdict
+    mbudget[slot] = budget
+    for i in range(WIDTH):
+        mboxes[slot, i] = fence[i] if i < size else -1
+    if loose:
+        counts[T_SEARCHES] += 1
+        counts[T_STATES] += used
+        counts[T_OVERS] += verdict == OVER
+        counts[T_PROVED] += verdict == DEAD
+    if verdict == DEAD:
+        counts[PROVED] += 1
+        if learned.settings[S_LEARN] != 0:
+            _keep(fence, size, canon, board.nbr, learned, scratch)
+    return verdict
+
+
+@njit(internal=True)
+def _tangle(start, occ, goal, nbr, comp, tid, fence):
+    """List in ``fence`` the tangle of boxes off goals linked to ``start`` by
+    :func:`touching`, marking them ``comp[c] = tid``; returns its size, or
+    ``MAX_TANGLE + 1`` when it has more boxes than that."""
+    comp[start] = tid
+    fence[0] = start
+    size, head = 1, 0
+    while head < size:
+        c = fence[head]
+        head += 1
+        for d in range(4):
+            a = nbr[c, d]
+            if a < 0:
+                continue
+            for e in range(-1, 4):
+                q = a
+                if e >= 0:
+                    if (e & 1) == (d & 1):
+                        continue  # along the same axis: no diagonal
+                    q = nbr[a, e]
+                if q < 0 or occ[q] < 0 or goal[q] or comp[q] == tid:
+                    continue
+                if size == MAX_TANGLE:
+                    return MAX_TANGLE + 1
+                comp[q] = tid
+                fence[size] = q
+                size += 1
+    return size
+
+
+@njit(internal=True)
+def tangle_dead(boxes, player, last, occ, board, learned, scratch):
+    """Whether the push onto ``last`` made a tangle that is a deadlock: boxes off goals
+    linked by :func:`touching`, :data:`MIN_FENCE` to :data:`MAX_TANGLE` of them, that alone
+    on the board can never all reach goals. Such a tangle is the one the pushed box joined,
+    or one it left (a tangle too big to search shrinks to one that is not); the boxes near
+    the cells the push may have come from stand for the latter. A tangle the player walks
+    around is no corral, so :func:`corral_dead` never looks at it; searches along a packing
+    order drown under one made early and left while far goals fill. Its sub-search is
+    loose (:func:`_solvable`), so that a tangle that can come apart costs few states.
+    Arguments as for :func:`corral_dead`."""
+    nbr, goal = board.nbr, board.goal
+    if last < 0:
+        return False
+    comp, socc, sseen, squeue = scratch[0], scratch[2], scratch[3], scratch[4]
+    marks, swalk, fence = scratch[11], scratch[12], scratch[14]
+    marks[0] += 1
+    tid = np.int32(marks[0])  # the tangles listed in this call
+    for s in range(-1, 4):
+        # The pushed box, then the boxes beside the cells next to it.
+        around = last if s < 0 else nbr[last, s]
+        if around < 0:
+            continue
+        for d in range(-1, 4):
+            a = around if d < 0 else nbr[around, d]
+            if a < 0:
+                continue
+            for e in range(-1, 4):
+                start = a
+                if e >= 0:
+                    if d < 0 or (e & 1) == (d & 1):
+                        continue
+                    start = nbr[a, e]
+                if start < 0 or occ[start] < 0 or goal[start] or comp[start] == tid:
+                    continue
+                if s < 0 and start != last:
+                    continue
+                size = _tangle(start, occ, goal, nbr, comp, tid, fence)
+                if size < MIN_FENCE or size > MAX_TANGLE or size == boxes.shape[0]:
+                    continue
+                for i in range(1, size):  # sorted (insertion: a few boxes)
+                    x = fence[i]
+                    j = i
+                    while j > 0 and fence[j - 1] > x:
+                        fence[j] = fence[j - 1]
+                        j -= 1
+                    fence[j] = x
+                for i in range(size):
+                    socc[fence[i]] = i
+                marks[1] += 1
+                canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
+                for i in range(size):
+                    socc[fence[i]] = -1
+                if _decide(fence, size, canon, 0, True, board, learned, scratch) == DEAD:
+                    return True
+    return False
+
+
+@njit(internal=True)
 def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     """Whether some touched corral next to the box on ``last`` is a deadlock (see the
     module); every corral when ``last`` is -1. A corral proved dead is kept as a pattern
@@ -365,22 +592,15 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
     :class:`Learned` (memo of size 0: nothing is looked for); ``scratch``:
     :func:`new_scratch` (corral ids grow in its ``marks[0]``).
     """
-    nbr, goal, zbox, zplayer = board.nbr, board.goal, board.zbox, board.zplayer
-    mkeys, mboxes, mplayer = learned.memo_key, learned.memo_boxes, learned.memo_player
-    mverdict, mbudget = learned.memo_verdict, learned.memo_budget
-    if mkeys.shape[0] == 0:
+    nbr, goal = board.nbr, board.goal
+    if learned.memo_key.shape[0] == 0:
         return False
-    counts = learned.counts
-    counts[CALLS] += 1
-    max_budget = learned.settings[S_MAX_BUDGET]
-    ratio = learned.settings[S_RATIO]
-    keep = learned.settings[S_LEARN] != 0
+    learned.counts[CALLS] += 1
     neighbours = learned.settings[S_NEIGHBOURS] != 0
-    comp, cells, socc, sseen, squeue, seen2, queue2, stack = scratch[:8]
+    comp, cells, socc, sseen, squeue = scratch[:5]
     marks, swalk = scratch[11], scratch[12]
     nb = boxes.shape[0]
     fence = scratch[14]
-    msize = mkeys.shape[0]
     first = marks[0] + 1  # corrals flooded in this call have ids from here on
     for k in range(nb):
         if last >= 0 and boxes[k] != last:
@@ -482,48 +702,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
             canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
             for i in range(size):
                 socc[fence[i]] = -1
-            key = _key(fence, size, canon, zbox, zplayer) ^ np.uint64(size)
-            slot = np.int64(key & np.uint64(msize - 1))
-            verdict = UNKNOWN
-            budget = 0
-            if mverdict[slot] != UNKNOWN and mkeys[slot] == key and mplayer[slot] == canon:
-                same = True
-                for i in range(MAX_FENCE):
-                    want = fence[i] if i < size else -1
-                    if mboxes[slot, i] != want:
-                        same = False
-                        break
-                if same:
-                    verdict = mverdict[slot]
-                    budget = mbudget[slot]
-            if verdict == OVER and 2 * budget <= max_budget:
-                counts[RETRIES] += 1
-                verdict = UNKNOWN  # met again: search with twice the budget
-                budget *= 2
-            elif verdict == UNKNOWN:
-                budget = FIRST_BUDGET
-            else:
-                budget = -1  # decided, or out of budget for good
-            if budget > 0 and ratio > 0:
-                if counts[STATES] > ratio * counts[CALLS] + FREE_STATES:
-                    budget = -1  # over the average: leave this corral for now
-                    verdict = UNKNOWN
-            if budget > 0:
-                counts[SEARCHES] += 1
-                verdict, used = _solvable(fence, size, canon, tail, budget, board, scratch)
-                counts[STATES] += used
-                if verdict == OVER:
-                    counts[OVERS] += 1
-                mkeys[slot] = key
-                mplayer[slot] = canon
-                mverdict[slot] = verdict
-                mbudget[slot] = budget
-                for i in range(MAX_FENCE):
-                    mboxes[slot, i] = fence[i] if i < size else -1
-                if verdict == DEAD:
-                    counts[PROVED] += 1
-                    if keep:
-                        _keep(fence, size, canon, nbr, learned, scratch)
-            if verdict == DEAD:
+            if _decide(fence, size, canon, tail, False, board, learned, scratch) == DEAD:
                 return True
+    if learned.settings[S_TANGLES] != 0:
+        return tangle_dead(boxes, player, last, occ, board, learned, scratch)
     return False

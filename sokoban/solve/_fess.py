@@ -356,7 +356,12 @@ def fess(
     two_box = tables.pairs(options["pairs"])
     # One memo and one set of patterns for every search of the level: a proof holds for all.
     learned = (
-        new_learned(board.n, learn=options["learn"], neighbours=options["neighbours"])
+        new_learned(
+            board.n,
+            learn=options["learn"],
+            neighbours=options["neighbours"],
+            tangles=options["tangles"],
+        )
         if options["corral_deadlocks"]
         else no_learned()
     )

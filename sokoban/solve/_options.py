@@ -65,6 +65,13 @@ DEADLOCK_OPTIONS = (
         "a corral's sub-search also moves the boxes next to its fence [corral_deadlocks]",
     ),
     Option(
+        "tangles",
+        bool,
+        False,
+        "sub-searches of the tangle of boxes off goals each pushed box joins, which a corral"
+        " misses when the player walks around it [corral_deadlocks]",
+    ),
+    Option(
         "frozen_goals",
         bool,
         True,
@@ -76,7 +83,9 @@ DEADLOCK_OPTIONS = (
 FAST_DEADLOCK_OPTIONS = (
     DEADLOCK_OPTIONS[0],
     dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
-    *DEADLOCK_OPTIONS[2:],
+    *DEADLOCK_OPTIONS[2:4],
+    dataclasses.replace(DEADLOCK_OPTIONS[4], default=True),
+    *DEADLOCK_OPTIONS[5:],
 )
 #: The same for the feature-space search and ``fast``: corral deadlocks with the fence's
 #: neighbours on, and the switch of the deadlock sets of :mod:`sokoban.solve._deadlock_sets`.

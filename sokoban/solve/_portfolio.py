@@ -93,7 +93,12 @@ def new_shared_learned(tables: Tables, options: Mapping[str, Any]) -> Learned:
     """The deadlock patterns the searches of a level share, per the deadlock options."""
     if not options["corral_deadlocks"]:
         return no_learned()
-    return new_learned(tables.board.n, learn=options["learn"], neighbours=options["neighbours"])
+    return new_learned(
+        tables.board.n,
+        learn=options["learn"],
+        neighbours=options["neighbours"],
+        tangles=options["tangles"],
+    )
 
 
 def make(
