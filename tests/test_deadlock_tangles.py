@@ -33,15 +33,14 @@ def level(text: str) -> Level:
 
 
 def tangle_deadlock(lv: Level) -> bool:
-    """The check on the start position of ``lv``, as if each box off its goal in turn had
-    just been pushed."""
+    """The check on the start position of ``lv``, every tangle looked at."""
     board = Board(lv)
     search = Search(board, corral_deadlocks=True, tangles=True)
     occ = np.full(board.n, -1, np.int32)
     occ[board.boxes] = np.arange(board.nboxes, dtype=np.int32)
     scratch = new_scratch(board.n)
     args = (search.kernel_board, search.learned, scratch)
-    return any(tangle_dead(board.boxes, board.player, int(b), occ, *args) for b in board.boxes)
+    return bool(tangle_dead(board.boxes, board.player, -1, occ, *args))
 
 
 # Positions of XSokoban's level 28 ("screen.28", public): the same 20 boxes and goals.

@@ -517,26 +517,60 @@ def _tangle(start, occ, goal, nbr, comp, tid, fence):
 
 
 @njit(internal=True)
-def tangle_dead(boxes, player, last, occ, board, learned, scratch):
-    """Whether the push onto ``last`` made a tangle that is a deadlock: boxes off goals
-    linked by :func:`touching`, :data:`MIN_FENCE` to :data:`MAX_TANGLE` of them, that alone
-    on the board can never all reach goals. Such a tangle is the one the pushed box joined,
-    or one it left (a tangle too big to search shrinks to one that is not); the boxes near
-    the cells the push may have come from stand for the latter. A tangle the player walks
-    around is no corral, so :func:`corral_dead` never looks at it; searches along a packing
-    order drown under one made early and left while far goals fill. Its sub-search is
-    loose (:func:`_solvable`), so that a tangle that can come apart costs few states.
-    Arguments as for :func:`corral_dead`."""
+def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
+    """Whether the tangle of the box on ``start`` (unless listed in this call already:
+    ``comp == tid``) is a deadlock, per :func:`tangle_dead`."""
     nbr, goal = board.nbr, board.goal
-    if last < 0:
-        return False
     comp, socc, sseen, squeue = scratch[0], scratch[2], scratch[3], scratch[4]
     marks, swalk, fence = scratch[11], scratch[12], scratch[14]
+    if occ[start] < 0 or goal[start] or comp[start] == tid:
+        return False
+    size = _tangle(start, occ, goal, nbr, comp, tid, fence)
+    if size < MIN_FENCE or size > MAX_TANGLE or size == nb:
+        return False
+    for i in range(1, size):  # sorted (insertion: a few boxes)
+        x = fence[i]
+        j = i
+        while j > 0 and fence[j - 1] > x:
+            fence[j] = fence[j - 1]
+            j -= 1
+        fence[j] = x
+    for i in range(size):
+        socc[fence[i]] = i
+    marks[1] += 1
+    canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
+    for i in range(size):
+        socc[fence[i]] = -1
+    return _decide(fence, size, canon, 0, True, board, learned, scratch) == DEAD
+
+
+@njit(internal=True)
+def tangle_dead(boxes, player, last, occ, board, learned, scratch):
+    """Whether the push onto ``last`` made a tangle that is a deadlock: boxes off goals
+    linked by :func:`touching`, :data:`MIN_FENCE` to :data:`MAX_TANGLE` of them, that
+    alone on the board can never all reach goals; every tangle when ``last`` is -1. Such a
+    tangle is the one the pushed box joined, or one it left (a tangle too big to search
+    shrinks to one that is not); the boxes near the cells the push may have come from
+    stand for the latter. A tangle the player walks around is no corral, so
+    :func:`corral_dead` never looks at it; searches along a packing order drown under one
+    made early and left while far goals fill. Its sub-search is loose
+    (:func:`_solvable`), so that a tangle that can come apart costs few states. Arguments
+    as for :func:`corral_dead`."""
+    nbr = board.nbr
+    nb = boxes.shape[0]
+    marks = scratch[11]
     marks[0] += 1
     tid = np.int32(marks[0])  # the tangles listed in this call
-    for s in range(-1, 4):
-        # The pushed box, then the boxes beside the cells next to it.
-        around = last if s < 0 else nbr[last, s]
+    if last < 0:
+        for k in range(nb):
+            if _tangle_from(boxes[k], player, occ, tid, nb, board, learned, scratch):
+                return True
+        return False
+    if _tangle_from(last, player, occ, tid, nb, board, learned, scratch):
+        return True
+    for s in range(4):
+        # The boxes one step, diagonals too, from the cells the push may have come from.
+        around = nbr[last, s]
         if around < 0:
             continue
         for d in range(-1, 4):
@@ -547,29 +581,11 @@ def tangle_dead(boxes, player, last, occ, board, learned, scratch):
                 start = a
                 if e >= 0:
                     if d < 0 or (e & 1) == (d & 1):
-                        continue
+                        continue  # the cell itself, or along the same axis
                     start = nbr[a, e]
-                if start < 0 or occ[start] < 0 or goal[start] or comp[start] == tid:
-                    continue
-                if s < 0 and start != last:
-                    continue
-                size = _tangle(start, occ, goal, nbr, comp, tid, fence)
-                if size < MIN_FENCE or size > MAX_TANGLE or size == boxes.shape[0]:
-                    continue
-                for i in range(1, size):  # sorted (insertion: a few boxes)
-                    x = fence[i]
-                    j = i
-                    while j > 0 and fence[j - 1] > x:
-                        fence[j] = fence[j - 1]
-                        j -= 1
-                    fence[j] = x
-                for i in range(size):
-                    socc[fence[i]] = i
-                marks[1] += 1
-                canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
-                for i in range(size):
-                    socc[fence[i]] = -1
-                if _decide(fence, size, canon, 0, True, board, learned, scratch) == DEAD:
+                if start >= 0 and _tangle_from(
+                    start, player, occ, tid, nb, board, learned, scratch
+                ):
                     return True
     return False
 
