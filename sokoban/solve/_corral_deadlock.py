@@ -51,6 +51,8 @@ MAX_TANGLE = WIDTH = 12
 FIRST_BUDGET, MAX_BUDGET = 512, 8192
 #: Mixed into the memo key of a loose sub-search (:func:`tangle_dead`).
 LOOSE_SALT = np.uint64(0x9E3779B97F4A7C15)
+#: The same for a tangle alive wherever the player stands.
+ANY_SALT = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Memo entries (a power of two).
 MEMO_SIZE = 1 << 14
 #: Patterns kept at most (later proofs still prune, but are not kept).
@@ -73,10 +75,10 @@ S_LEARN, S_MAX_BUDGET, S_RATIO, S_NEIGHBOURS, S_TANGLES = 0, 1, 2, 3, 4
 FREE_STATES = 32 * FIRST_BUDGET
 #: The default of that average.
 STATES_PER_POSITION = 0
-#: The average for the tangles' sub-searches (:func:`tangle_dead`), always applied: a
-#: state of a sub-search costs a small fraction of a position of the search, so a few per
-#: position keep them to a small share of the time, whatever the level.
-TANGLE_STATES = 4
+#: The average for the tangles' sub-searches (:func:`tangle_dead`), always applied and
+#: from the first position on: a state of a sub-search costs less than a position of the
+#: search, so one per position keeps them to a share of the time, whatever the level.
+TANGLE_STATES = 1
 
 
 class Learned(NamedTuple):
@@ -460,7 +462,7 @@ def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
     ratio = learned.settings[S_RATIO]
     if ratio > 0 and counts[STATES] > ratio * counts[CALLS] + FREE_STATES:
         return UNKNOWN  # over the average: leave this sub-problem for now
-    if loose and counts[T_STATES] > TANGLE_STATES * counts[CALLS] + FREE_STATES:
+    if loose and counts[T_STATES] > TANGLE_STATES * counts[CALLS]:
         return UNKNOWN  # the same for the tangles, always held to their average
     counts[SEARCHES] += 1
     verdict, used = _solvable(fence, size, canon, ncells, budget, board, scratch, loose)
@@ -535,13 +537,39 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
             fence[j] = fence[j - 1]
             j -= 1
         fence[j] = x
+    # A tangle shown alive once is taken as alive wherever the player stands (skipping a
+    # test is always sound): most are open, and the flood of the player's region among
+    # them costs more than the rest of the test.
+    mkeys, mboxes, mplayer, mverdict = (
+        learned.memo_key,
+        learned.memo_boxes,
+        learned.memo_player,
+        learned.memo_verdict,
+    )
+    key = _key(fence, size, 0, board.zbox, board.zplayer) ^ np.uint64(size) ^ ANY_SALT
+    slot = np.int64(key & np.uint64(mkeys.shape[0] - 1))
+    if mverdict[slot] == ALIVE and mkeys[slot] == key and mplayer[slot] == -1:
+        same = True
+        for i in range(WIDTH):
+            if mboxes[slot, i] != (fence[i] if i < size else -1):
+                same = False
+                break
+        if same:
+            return False
     for i in range(size):
         socc[fence[i]] = i
     marks[1] += 1
     canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
     for i in range(size):
         socc[fence[i]] = -1
-    return _decide(fence, size, canon, 0, True, board, learned, scratch) == DEAD
+    verdict = _decide(fence, size, canon, 0, True, board, learned, scratch)
+    if verdict == ALIVE:
+        mkeys[slot] = key
+        mplayer[slot] = -1
+        mverdict[slot] = ALIVE
+        for i in range(WIDTH):
+            mboxes[slot, i] = fence[i] if i < size else -1
+    return verdict == DEAD
 
 
 @njit(internal=True)
