@@ -69,7 +69,7 @@ def stall(
     board = Board(level)
     plan = packing_order(board)
     pairs = pair_table(board)
-    learned = new_learned(board.n, neighbours=True, tangles=True)
+    learned = new_learned(board.n, neighbours=True)
     searches = [
         Fess(board, plan=plan, key=key, pairs=pairs, learned=learned)
         for key in (FESS_KEYS[name] for name in keys.split(","))

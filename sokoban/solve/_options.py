@@ -64,12 +64,15 @@ DEADLOCK_OPTIONS = (
         False,
         "a corral's sub-search also moves the boxes next to its fence [corral_deadlocks]",
     ),
+    # Off in every method: on the development suite it gained no level for 6-10% more
+    # time on the levels solved either way (benchmarks/solver.md).
     Option(
         "tangles",
         bool,
         False,
-        "sub-searches of the tangle of boxes off goals each pushed box joins, which a corral"
-        " misses when the player walks around it [corral_deadlocks]",
+        "sub-searches of the tangles a push makes or leaves (boxes off goals, each a step"
+        " from another, diagonals too), which no corral holds when the player walks around"
+        " them [corral_deadlocks]",
     ),
     Option(
         "frozen_goals",
@@ -83,9 +86,7 @@ DEADLOCK_OPTIONS = (
 FAST_DEADLOCK_OPTIONS = (
     DEADLOCK_OPTIONS[0],
     dataclasses.replace(DEADLOCK_OPTIONS[1], default=True),
-    *DEADLOCK_OPTIONS[2:4],
-    dataclasses.replace(DEADLOCK_OPTIONS[4], default=True),
-    *DEADLOCK_OPTIONS[5:],
+    *DEADLOCK_OPTIONS[2:],
 )
 #: The same for the feature-space search and ``fast``: corral deadlocks with the fence's
 #: neighbours on, and the switch of the deadlock sets of :mod:`sokoban.solve._deadlock_sets`.
