@@ -11,12 +11,75 @@ from sokoban import Level, xsb
 from sokoban.errors import SokobanError
 from sokoban.lurd import replay
 from sokoban.solve import Limits, Status, solve
-from sokoban.solve.check import BIPARTITE, DEAD_SQUARE, FREEZE, TWO_BOXES, Verdict, check
+from sokoban.solve.check import (
+    BIPARTITE,
+    CORRAL,
+    DEAD_SQUARE,
+    FREEZE,
+    TANGLE,
+    TWO_BOXES,
+    Verdict,
+    check,
+)
 from sokoban.web.services.library import builtin_path
 
 
 def cells(level: Level, *rc: tuple[int, int]) -> frozenset[int]:
     return frozenset(r * level.width + c for r, c in rc)
+
+
+# The top-left goals are walled in by three boxes: no cheap test sees it, the corral
+# sub-search does (the fence alone cannot fill the goals).
+WALLED_IN = """
+#######
+# .$  #
+#.$$  #
+#$    #
+#  .@.#
+#######"""
+
+# XSokoban's level 28 (public), 13 of its 20 boxes packed: seven boxes off goals at the
+# bottom left hold each other so that none can get out, and the player walks around them.
+SCREEN_28_TANGLED = """
+         #####
+     #####@  #
+    ##       ####
+#####        ##*#
+#           ##**#
+#  ###### ###** #
+## #  #    #**. #
+#     #    #**. #
+#  #$ ## ####*.*#
+#### $$     ##.*#
+   ## $      ...#
+    # $$    #  *#
+    #  $     ####
+    ######   #
+         #####"""
+
+
+def test_a_walled_in_corral_is_found_by_its_sub_search() -> None:
+    level = Level.from_xsb(WALLED_IN.strip("\n"))
+    assert not check(level, searches=False).dead
+    verdict = check(level)
+    assert verdict.dead and verdict.reason == CORRAL
+    assert verdict.dead_boxes <= level.boxes and len(verdict.dead_boxes) >= 3
+    assert check(level) == verdict  # again, from the board's memo
+
+
+def test_a_tangle_no_corral_holds_is_found() -> None:
+    level = Level.from_xsb(SCREEN_28_TANGLED.strip("\n"))
+    assert not check(level, searches=False).dead
+    tangle = cells(level, (8, 4), (9, 5), (9, 6), (10, 6), (11, 6), (11, 7), (12, 7))
+    assert check(level) == Verdict(True, TANGLE, tangle)
+
+
+def test_fast_settles_a_dead_start_at_once() -> None:
+    # Above 10 boxes only the backward search proves a level unsolvable, and not soon.
+    level = Level.from_xsb(SCREEN_28_TANGLED.strip("\n"))
+    result = solve(level, "fast", Limits(time=30))
+    assert result.status is Status.UNSOLVABLE and result.stats.expanded == 0
+    assert "tangle" in result.message
 
 
 def test_box_in_a_corner_is_a_dead_square() -> None:

@@ -311,7 +311,8 @@ class SokobanEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _check_dead(self) -> bool:
         from sokoban.solve.check import check
 
-        return check(self.position).dead
+        # The cheap tests only: a step costs microseconds.
+        return check(self.position, searches=False).dead
 
     def _info(self) -> dict[str, Any]:
         assert self._entry is not None

@@ -43,8 +43,9 @@ from sokoban.solve._reach import reach
 #: Smallest and largest fence searched.
 MIN_FENCE, MAX_FENCE = 3, 8
 #: Most boxes in a tangle searched (:func:`tangle_dead`): its loose sub-search drops the
-#: boxes that come apart, so it goes further than a corral's. The width of the memo's,
-#: patterns' and sub-searches' rows of boxes.
+#: boxes that come apart, so it goes further than a corral's. The width of the
+#: sub-searches' rows of boxes, and of the memo's and patterns' rows when tangles are
+#: looked for (else :data:`MAX_FENCE`, which keeps the bundle a third smaller).
 MAX_TANGLE = WIDTH = 12
 #: States a first sub-search may store before giving up (proving nothing), and the most a
 #: repeated one may (the budget doubles each time the same corral is met again).
@@ -85,12 +86,12 @@ class Learned(NamedTuple):
     """What the corral sub-searches found on one level, kept between kernel calls.
 
     The memo (direct-mapped, :data:`MEMO_SIZE`): ``memo_key`` uint64, ``memo_boxes``
-    int16[., WIDTH] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
+    int16[., width] (-1 padded), ``memo_player`` int32 (canonical cell among the fence
     alone), ``memo_verdict`` uint8 (:data:`UNKNOWN` where empty), ``memo_budget`` int32
     (states the last search of that entry might store). The patterns: ``boxes``
-    int16[p, WIDTH] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
+    int16[p, width] (-1 padded), ``region`` uint64[p, w] (bit ``c % 64`` of word
     ``c // 64``: the player may stand on cell ``c``), indexed per cell by ``head``
-    int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * WIDTH] (the next
+    int32[n] (first entry, -1 none), ``link`` and ``owner`` int32[p * width] (the next
     entry of the same cell, the pattern of the entry). ``counts`` int64[13], slots
     :data:`PATTERNS` ...; ``settings`` int64[5], slots :data:`S_LEARN` ... A memo of size
     0 means the check is off. Only set memo entries and kept patterns hold values: the
@@ -120,14 +121,18 @@ def new_learned(
     ratio: int = STATES_PER_POSITION,
     neighbours: bool = False,
     tangles: bool = False,
+    width: int | None = None,
 ) -> Learned:
     """An empty :class:`Learned` for a board of ``n`` floor cells; ``learn``: keep the
     patterns (else only the memo remembers); ``max_budget``: the largest sub-search
     (:data:`FIRST_BUDGET` or more: no repeats); ``neighbours``: the sub-problem of a corral
     also holds the boxes next to its fence (up to :data:`MAX_FENCE` boxes in all), which
     catches boxes that lock the fence from outside (see :func:`corral_dead`);
-    ``tangles``: each child is also tested by :func:`tangle_dead`."""
+    ``tangles``: each child is also tested by :func:`tangle_dead`; ``width``: the most
+    boxes of a group kept (:data:`MAX_TANGLE` with tangles, else :data:`MAX_FENCE`)."""
     words = (n + 63) // 64
+    if width is None:
+        width = MAX_TANGLE if tangles else MAX_FENCE
     p = patterns if learn else 0
     # Only the verdicts and the index heads need filling: the rest of a memo entry is read
     # once its verdict is set, a pattern's row, region and index entries once it is kept,
@@ -135,15 +140,15 @@ def new_learned(
     # search of a small level).
     return Learned(
         np.empty(memo, np.uint64),
-        np.empty((memo, WIDTH), np.int16),
+        np.empty((memo, width), np.int16),
         np.empty(memo, np.int32),
         np.zeros(memo, np.uint8),
         np.empty(memo, np.int32),
-        np.empty((p, WIDTH), np.int16),
+        np.empty((p, width), np.int16),
         np.empty((p, words), np.uint64),
         np.full(n if learn else 0, -1, np.int32),
-        np.empty(p * WIDTH, np.int32),
-        np.empty(p * WIDTH, np.int32),
+        np.empty(p * width, np.int32),
+        np.empty(p * width, np.int32),
         np.zeros(13, np.int64),
         np.array(
             [int(learn), max(max_budget, FIRST_BUDGET), ratio, int(neighbours), int(tangles)],
@@ -375,7 +380,7 @@ def matches(cell, player, occ, learned):
         p = owner[e]
         if region[p, word] & bit:
             hit = True
-            for i in range(WIDTH):
+            for i in range(pboxes.shape[1]):
                 c = pboxes[p, i]
                 if c < 0:
                     break
@@ -443,7 +448,7 @@ def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
     budget = 0
     if mverdict[slot] != UNKNOWN and mkeys[slot] == key and mplayer[slot] == canon:
         same = True
-        for i in range(WIDTH):
+        for i in range(mboxes.shape[1]):
             want = fence[i] if i < size else -1
             if mboxes[slot, i] != want:
                 same = False
@@ -473,7 +478,7 @@ def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
     mplayer[slot] = canon
     mverdict[slot] = verdict
     mbudget[slot] = budget
-    for i in range(WIDTH):
+    for i in range(mboxes.shape[1]):
         mboxes[slot, i] = fence[i] if i < size else -1
     if loose:
         counts[T_SEARCHES] += 1
@@ -528,7 +533,7 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
     if occ[start] < 0 or goal[start] or comp[start] == tid:
         return False
     size = _tangle(start, occ, goal, nbr, comp, tid, fence)
-    if size < MIN_FENCE or size > MAX_TANGLE or size == nb:
+    if size < MIN_FENCE or size > learned.memo_boxes.shape[1] or size == nb:
         return False
     for i in range(1, size):  # sorted (insertion: a few boxes)
         x = fence[i]
@@ -550,7 +555,7 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
     slot = np.int64(key & np.uint64(mkeys.shape[0] - 1))
     if mverdict[slot] == ALIVE and mkeys[slot] == key and mplayer[slot] == -1:
         same = True
-        for i in range(WIDTH):
+        for i in range(mboxes.shape[1]):
             if mboxes[slot, i] != (fence[i] if i < size else -1):
                 same = False
                 break
@@ -567,7 +572,7 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
         mkeys[slot] = key
         mplayer[slot] = -1
         mverdict[slot] = ALIVE
-        for i in range(WIDTH):
+        for i in range(mboxes.shape[1]):
             mboxes[slot, i] = fence[i] if i < size else -1
     return verdict == DEAD
 

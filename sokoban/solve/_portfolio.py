@@ -30,6 +30,7 @@ from sokoban.solve._fess import FESS_KEYS, MACRO_BOXES, Fess
 from sokoban.solve._pull_search import PullSearch
 from sokoban.solve._tables import Tables
 from sokoban.solve._turns import Entrant, Turns, take_turns
+from sokoban.solve.check import check_start
 from sokoban.solve.types import Limits, ProgressCallback, SearchStats, SolveResult, Status
 
 #: Levels with more boxes than this leave A* out: it finds nothing there.
@@ -193,6 +194,14 @@ def portfolio(
     """Solve ``level`` with the portfolio's searches by turns (see the module), on
     ``threads`` threads; ``options``: the deadlock options of ``fast``."""
     tables = tables or Tables(level)
+    # Only the backward search proves a big level unsolvable, and not soon: a start the
+    # deadlock tests prove dead is settled here.
+    start = check_start(tables.board, tables.pairs(options["pairs"]))
+    if start.dead:
+        return dataclasses.replace(
+            _driver.unsolvable("fast"),
+            message=f"no solution exists: the start is a deadlock ({start.reason})",
+        )
     entries = entries_for(level)
     if threads <= 1:
         return result(take_turns(make_all(entries, tables, options), limits, progress))

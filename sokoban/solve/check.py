@@ -17,12 +17,20 @@ only a search finds. The tests, cheapest first:
   squares on both sides, other frozen boxes: corners, 2x2 blocks, chains);
 - **two boxes**: a pair of boxes that, with the player where it stands, cannot both reach
   goals even with every other box gone (the two-box table);
-- **bipartite**: no way to give every box a distinct goal it can still reach.
+- **bipartite**: no way to give every box a distinct goal it can still reach;
+- **corral**: the boxes fencing an area the player cannot reach, alone on the board, can
+  never all reach goals (a bounded sub-search, as the solver's corral deadlocks);
+- **tangle**: boxes off goals, each a step from another (diagonals too), alone on the
+  board, can never all reach goals (the same sub-search, dropping boxes that come apart).
 
-The tables these tests need (push distances, the two-box table) depend on the walls, the
-goals and the player's region only, so they are built once per board and kept (an LRU of
-:data:`BOARDS` boards and :data:`MAX_BYTES`): the checks of a game after every push cost
-microseconds.
+The last two search (a few thousand states at most per group of boxes, milliseconds);
+``check(level, searches=False)`` runs only the others.
+
+The tables these tests need (push distances, the two-box table, the sub-searches' memo
+of groups already decided) depend on the walls, the goals and the player's region only,
+so they are built once per board and kept (an LRU of :data:`BOARDS` boards and
+:data:`MAX_BYTES`): the checks of a game after every push cost microseconds, and a
+group's sub-search runs once per board.
 """
 
 from __future__ import annotations
@@ -40,8 +48,21 @@ from sokoban.level import Level
 # The engine's private kernels, used here only (see the module docstring).
 from sokoban.solve._board import INF, Board
 from sokoban.solve._bounds import matching
+from sokoban.solve._corral_deadlock import (
+    MAX_TANGLE,
+    OVERS,
+    PATTERNS,
+    S_NEIGHBOURS,
+    T_OVERS,
+    Learned,
+    corral_dead,
+    new_learned,
+    new_scratch,
+    tangle_dead,
+)
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, frozen
 from sokoban.solve._pairs import pair_dead, pair_table
+from sokoban.solve._reach import reach
 
 #: Boards whose tables are kept, and the most bytes their arrays may hold together (a
 #: two-box table of a large board takes up to 32 MiB).
@@ -52,12 +73,18 @@ DEAD_SQUARE = "dead square"
 FREEZE = "freeze"
 TWO_BOXES = "two boxes"
 BIPARTITE = "bipartite"
+CORRAL = "corral"
+TANGLE = "tangle"
+#: Rounds of the sub-searches: a group out of budget is searched again with twice the
+#: budget, from the first (512 states) up to the largest (8,192).
+ROUNDS = 5
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Verdict:
     """What :func:`check` found: whether the position is dead, which test said so
-    (:data:`DEAD_SQUARE`, :data:`FREEZE`, :data:`TWO_BOXES`, :data:`BIPARTITE`; ``None``
+    (:data:`DEAD_SQUARE`, :data:`FREEZE`, :data:`TWO_BOXES`, :data:`BIPARTITE`,
+    :data:`CORRAL`, :data:`TANGLE`; ``None``
     when not dead) and the boxes (level cells) that make the deadlock."""
 
     dead: bool
@@ -66,15 +93,22 @@ class Verdict:
 
 
 class _Tables:
-    """A board's encoding and its two-box table."""
+    """A board's encoding, its two-box table and the sub-searches' memo and patterns."""
 
-    def __init__(self, level: Level) -> None:
-        self.board = Board(level)
-        self.live, self.pairs, self.starts, self.partners = pair_table(self.board)
+    def __init__(self, board: Board, table: tuple[np.ndarray, ...]) -> None:
+        self.board = board
+        self.live, self.pairs, self.starts, self.partners = table
         n = self.board.n
         self.stack = np.zeros(n, np.uint8)
-        self.lock = threading.Lock()  # ``stack`` is scratch: one check at a time per board
+        # ``stack`` and the sub-searches' scratch: one check at a time per board.
+        self.lock = threading.Lock()
+        self.search_board = self.board.search_board(table)
+        # Tangles are asked for apart (corral_dead leaves them to the caller here).
+        self.learned = new_learned(n, width=MAX_TANGLE)
+        self.scratch = new_scratch(n)
+        self.seen = np.zeros(n, np.int32)
         self.nbytes = int(self.pairs.nbytes + self.board.dist.nbytes + self.board.nbr.nbytes)
+        self.nbytes += sum(int(a.nbytes) for a in (*self.learned, *self.scratch))
 
 
 _cache: collections.OrderedDict[tuple[object, ...], _Tables] = collections.OrderedDict()
@@ -89,7 +123,8 @@ def _tables(level: Level) -> _Tables:
         if found is not None:
             _cache.move_to_end(key)
             return found
-    made = _Tables(level)
+    board = Board(level)
+    made = _Tables(board, pair_table(board))
     with _cache_lock:
         _cache[key] = made
         held = sum(t.nbytes for t in _cache.values())
@@ -99,8 +134,9 @@ def _tables(level: Level) -> _Tables:
     return made
 
 
-def check(level: Level) -> Verdict:
-    """Whether ``level``'s position is a deadlock the cheap tests can prove.
+def check(level: Level, *, searches: bool = True) -> Verdict:
+    """Whether ``level``'s position is a deadlock the tests can prove; ``searches``: the
+    corral and tangle sub-searches too (see the module).
 
     A level with problems (see :meth:`Level.problems`) raises :class:`SokobanError`.
     """
@@ -110,12 +146,28 @@ def check(level: Level) -> Verdict:
     if level.is_solved:
         return Verdict(False)
     tables = _tables(level)
-    board = tables.board
-    index = board.index
-    cells = board.cells
+    index = tables.board.index
     # Boxes outside the player's region sit on goals for good (the model's problems say
     # so otherwise): the board leaves them out, and so do the tests.
     boxes = np.array(sorted(int(index[b]) for b in level.boxes if index[b] >= 0), np.int16)
+    player = int(index[level.player]) if level.player is not None else -1
+    return _verdict(tables, boxes, player, searches)
+
+
+def check_start(board: Board, table: tuple[np.ndarray, ...]) -> Verdict:
+    """:func:`check` of the start position of ``board`` with the two-box ``table`` a
+    solver built for it (:func:`~sokoban.solve._pairs.pair_table`, or the empty one), the
+    sub-searches included; a solver asks it before searching, so that a level dead from
+    the start is settled at once whatever its searches can prove."""
+    tables = _Tables(board, table)
+    return _verdict(tables, board.boxes, int(board.player), True)
+
+
+def _verdict(tables: _Tables, boxes: np.ndarray, player: int, searches: bool) -> Verdict:
+    """The tests of :func:`check` on ``boxes`` (floor indices, int16 sorted) with the
+    player on ``player`` (-1: none) on the board of ``tables``."""
+    board = tables.board
+    cells = board.cells
 
     def as_cells(floor: list[int]) -> frozenset[int]:
         return frozenset(int(cells[f]) for f in floor)
@@ -131,7 +183,6 @@ def check(level: Level) -> Verdict:
         )
     if frozen_off.any():
         return Verdict(True, FREEZE, as_cells([int(b) for b in boxes[frozen_off.astype(bool)]]))
-    player = int(index[level.player]) if level.player is not None else -1
     if player >= 0 and tables.pairs.shape[0]:
         for b in boxes:
             t = int(b)
@@ -140,7 +191,52 @@ def check(level: Level) -> Verdict:
     work = np.zeros((6, len(boxes) + 1), np.int64)
     if len(boxes) and matching(boxes, board.dist, work) >= INF:
         return Verdict(True, BIPARTITE, as_cells(_hall_violator(board.dist, boxes)))
+    if searches and player >= 0 and len(boxes):
+        with tables.lock:
+            found = _sub_searches(tables, boxes, player, occ)
+        if found is not None:
+            reason, floor = found
+            return Verdict(True, reason, as_cells(floor))
     return Verdict(False)
+
+
+def _sub_searches(
+    tables: _Tables, boxes: np.ndarray, player: int, occ: np.ndarray
+) -> tuple[str, list[int]] | None:
+    """The corral and tangle tests (reason, the boxes of the group proved dead), or
+    ``None``; the caller holds ``tables.lock``."""
+    learned, scratch = tables.learned, tables.scratch
+    board = tables.search_board
+    counts = learned.counts
+    seen = tables.seen
+    seen[:] = 0
+    reach(player, occ, board.nbr, seen, 1, scratch[4], scratch[12])
+    for _ in range(ROUNDS):
+        overs = counts[OVERS] + counts[T_OVERS]
+        # Each fence alone, then with the boxes next to it (which lock some fences from
+        # outside, but make others the whole position, which is not searched).
+        for neighbours in (0, 1):
+            learned.settings[S_NEIGHBOURS] = neighbours
+            if corral_dead(boxes, player, -1, occ, seen, 1, board, learned, scratch):
+                return CORRAL, _witness(learned, occ, player, boxes)
+        if tangle_dead(boxes, player, -1, occ, board, learned, scratch):
+            return TANGLE, _witness(learned, occ, player, boxes)
+        if counts[OVERS] + counts[T_OVERS] == overs:
+            break  # nothing out of budget: searching again would find the same
+    return None
+
+
+def _witness(learned: Learned, occ: np.ndarray, player: int, boxes: np.ndarray) -> list[int]:
+    """The boxes of a kept pattern that the position holds with the player in its region
+    (every box when the store of patterns was full)."""
+    kept = int(learned.counts[PATTERNS])
+    rows, region = learned.boxes[:kept], learned.region[:kept]
+    bit = (region[:, player >> 6] >> np.uint64(player & 63)) & np.uint64(1)
+    for p in np.flatnonzero(bit):
+        cells = rows[p][rows[p] >= 0]
+        if (occ[cells] >= 0).all():
+            return [int(c) for c in cells]
+    return [int(b) for b in boxes]
 
 
 @njit(allocates=True)

@@ -129,7 +129,9 @@ class CheckIn(Strict):
 class CheckOut(BaseModel):
     dead: bool
     reason: str | None = Field(
-        description="dead square, freeze, two boxes or bipartite; null when not dead"
+        description=(
+            "dead square, freeze, two boxes, bipartite, corral or tangle; null when not dead"
+        )
     )
     dead_boxes: list[list[int]]
 

@@ -25,7 +25,8 @@ router = APIRouter(prefix="/api", tags=["play"])
     },
 )
 def check(body: CheckIn, c: Annotated[Compete, Depends(compete)]) -> CheckOut:
-    """The cheap deadlock tests (dead squares, freeze, two boxes, bipartite) on a position:
+    """The deadlock tests (dead squares, freeze, two boxes, bipartite, and the corral and
+    tangle sub-searches, run once per group of boxes and board) on a position:
     milliseconds, run in the server process with warm kernels. ``dead`` is never a false
     alarm; a position that passes may still be dead (ask ``/api/solve``). Not on today's
     daily level or a race's while it runs (403)."""
