@@ -206,24 +206,32 @@ def _sub_searches(
     """The corral and tangle tests (reason, the boxes of the group proved dead), or
     ``None``; the caller holds ``tables.lock``."""
     learned, scratch = tables.learned, tables.scratch
-    board = tables.search_board
     counts = learned.counts
-    seen = tables.seen
-    seen[:] = 0
-    reach(player, occ, board.nbr, seen, 1, scratch[4], scratch[12])
     for _ in range(ROUNDS):
         overs = counts[OVERS] + counts[T_OVERS]
-        # Each fence alone, then with the boxes next to it (which lock some fences from
-        # outside, but make others the whole position, which is not searched).
-        for neighbours in (0, 1):
-            learned.settings[S_NEIGHBOURS] = neighbours
-            if corral_dead(boxes, player, -1, occ, seen, 1, board, learned, scratch):
-                return CORRAL, _witness(learned, occ, player, boxes)
-        if tangle_dead(boxes, player, -1, occ, board, learned, scratch):
-            return TANGLE, _witness(learned, occ, player, boxes)
+        found = _groups_dead(boxes, player, occ, tables.seen, tables.search_board, learned, scratch)
+        if found:
+            return (CORRAL, TANGLE)[found - 1], _witness(learned, occ, player, boxes)
         if counts[OVERS] + counts[T_OVERS] == overs:
             break  # nothing out of budget: searching again would find the same
     return None
+
+
+@njit
+def _groups_dead(boxes, player, occ, seen, board, learned, scratch):  # type: ignore[no-untyped-def]
+    """One round of the sub-searches on a position: 1 when a corral is dead, 2 when a
+    tangle is, else 0. Each corral's fence alone, then with the boxes next to it (which
+    lock some fences from outside, but make others the whole position, not searched);
+    then every tangle. ``seen``: int32[n] work."""
+    seen[:] = 0
+    reach(player, occ, board.nbr, seen, np.int32(1), scratch[4], scratch[12])
+    for neighbours in range(2):
+        learned.settings[S_NEIGHBOURS] = neighbours
+        if corral_dead(boxes, player, -1, occ, seen, np.int32(1), board, learned, scratch):
+            return 1
+    if tangle_dead(boxes, player, -1, occ, board, learned, scratch):
+        return 2
+    return 0
 
 
 def _witness(learned: Learned, occ: np.ndarray, player: int, boxes: np.ndarray) -> list[int]:
