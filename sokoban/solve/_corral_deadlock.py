@@ -14,9 +14,11 @@ this way.
 
 The sub-search is exhaustive within a budget of states (past it, it proves nothing; a
 corral met again is searched with twice the budget, up to :data:`MAX_BUDGET`, as
-Festival does), prunes only by sound tests (dead squares, freeze deadlocks among the
-subset, the two-box table), and compares whole states, never hashes alone. Verdicts are
-remembered in a direct-mapped memo by fence and player region.
+Festival does; one out of budget is searched again loose, see :func:`_solvable`, whose
+merged states often exhaust within the same budget), prunes only by sound tests (dead
+squares, freeze deadlocks among the subset, the two-box table), and compares whole
+states, never hashes alone. Verdicts are remembered in a direct-mapped memo by fence and
+player region.
 
 A proof is a *pattern*: those boxes, with the player anywhere in the region it had among
 them alone. Any later position that has a box on each of the pattern's cells and the
@@ -471,6 +473,13 @@ def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
         return UNKNOWN  # the same for the tangles, always held to their average
     counts[SEARCHES] += 1
     verdict, used = _solvable(fence, size, canon, ncells, budget, board, scratch, loose)
+    if verdict == OVER and not loose:
+        # Out of budget: the loose search, which merges the states whose boxes came apart,
+        # may still exhaust within it (its dead verdict is as sound).
+        again, more = _solvable(fence, size, canon, ncells, budget, board, scratch, True)
+        used += more
+        if again == DEAD:
+            verdict = DEAD
     counts[STATES] += used
     if verdict == OVER:
         counts[OVERS] += 1
