@@ -431,6 +431,40 @@ def _keep(fence, size, canon, nbr, learned, scratch):
 
 
 @njit(internal=True)
+def _sort(fence, size):
+    """Sort ``fence[:size]`` in place (insertion: a few boxes)."""
+    for i in range(1, size):
+        x = fence[i]
+        j = i
+        while j > 0 and fence[j - 1] > x:
+            fence[j] = fence[j - 1]
+            j -= 1
+        fence[j] = x
+
+
+@njit(internal=True)
+def _canon(fence, size, player, nbr, scratch):
+    """The player's canonical cell among boxes ``fence[:size]`` alone, from ``player``."""
+    socc, sseen, squeue, marks, swalk = scratch[2], scratch[3], scratch[4], scratch[11], scratch[12]
+    for i in range(size):
+        socc[fence[i]] = i
+    marks[1] += 1
+    canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
+    for i in range(size):
+        socc[fence[i]] = -1
+    return canon
+
+
+@njit(internal=True)
+def _same_row(mboxes, slot, fence, size):
+    """Whether memo row ``slot`` holds exactly boxes ``fence[:size]`` (-1 padded)."""
+    for i in range(mboxes.shape[1]):
+        if mboxes[slot, i] != (fence[i] if i < size else -1):
+            return False
+    return True
+
+
+@njit(internal=True)
 def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
     """The verdict on boxes ``fence[:size]`` (sorted) alone with the player on ``canon``
     (canonical among them): from the memo, or by a sub-search (:func:`_solvable` with
@@ -449,13 +483,7 @@ def _decide(fence, size, canon, ncells, loose, board, learned, scratch):
     verdict = UNKNOWN
     budget = 0
     if mverdict[slot] != UNKNOWN and mkeys[slot] == key and mplayer[slot] == canon:
-        same = True
-        for i in range(mboxes.shape[1]):
-            want = fence[i] if i < size else -1
-            if mboxes[slot, i] != want:
-                same = False
-                break
-        if same:
+        if _same_row(mboxes, slot, fence, size):
             verdict = mverdict[slot]
             budget = mbudget[slot]
     if verdict == OVER and 2 * budget <= learned.settings[S_MAX_BUDGET]:
@@ -537,20 +565,13 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
     """Whether the tangle of the box on ``start`` (unless listed in this call already:
     ``comp == tid``) is a deadlock, per :func:`tangle_dead`."""
     nbr, goal = board.nbr, board.goal
-    comp, socc, sseen, squeue = scratch[0], scratch[2], scratch[3], scratch[4]
-    marks, swalk, fence = scratch[11], scratch[12], scratch[14]
+    comp, fence = scratch[0], scratch[14]
     if occ[start] < 0 or goal[start] or comp[start] == tid:
         return False
     size = _tangle(start, occ, goal, nbr, comp, tid, fence)
     if size < MIN_FENCE or size > learned.memo_boxes.shape[1] or size == nb:
         return False
-    for i in range(1, size):  # sorted (insertion: a few boxes)
-        x = fence[i]
-        j = i
-        while j > 0 and fence[j - 1] > x:
-            fence[j] = fence[j - 1]
-            j -= 1
-        fence[j] = x
+    _sort(fence, size)
     # A tangle shown alive once is taken as alive wherever the player stands (skipping a
     # test is always sound): most are open, and the flood of the player's region among
     # them costs more than the rest of the test.
@@ -563,19 +584,9 @@ def _tangle_from(start, player, occ, tid, nb, board, learned, scratch):
     key = _key(fence, size, 0, board.zbox, board.zplayer) ^ np.uint64(size) ^ ANY_SALT
     slot = np.int64(key & np.uint64(mkeys.shape[0] - 1))
     if mverdict[slot] == ALIVE and mkeys[slot] == key and mplayer[slot] == -1:
-        same = True
-        for i in range(mboxes.shape[1]):
-            if mboxes[slot, i] != (fence[i] if i < size else -1):
-                same = False
-                break
-        if same:
+        if _same_row(mboxes, slot, fence, size):
             return False
-    for i in range(size):
-        socc[fence[i]] = i
-    marks[1] += 1
-    canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
-    for i in range(size):
-        socc[fence[i]] = -1
+    canon = _canon(fence, size, player, nbr, scratch)
     verdict = _decide(fence, size, canon, 0, True, board, learned, scratch)
     if verdict == ALIVE:
         mkeys[slot] = key
@@ -655,8 +666,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
         return False
     learned.counts[CALLS] += 1
     neighbours = learned.settings[S_NEIGHBOURS] != 0
-    comp, cells, socc, sseen, squeue = scratch[:5]
-    marks, swalk = scratch[11], scratch[12]
+    comp, cells, socc = scratch[:3]
+    marks = scratch[11]
     nb = boxes.shape[0]
     fence = scratch[14]
     first = marks[0] + 1  # corrals flooded in this call have ids from here on
@@ -747,19 +758,8 @@ def corral_dead(boxes, player, last, occ, seen, mark, board, learned, scratch):
                 # boxes, which the dead squares and the two-box table decide.
                 continue
             # The fence alone, sorted; the player where it stands now.
-            for i in range(1, size):
-                x = fence[i]
-                j = i
-                while j > 0 and fence[j - 1] > x:
-                    fence[j] = fence[j - 1]
-                    j -= 1
-                fence[j] = x
-            for i in range(size):
-                socc[fence[i]] = i
-            marks[1] += 1
-            canon = reach(player, socc, nbr, sseen, np.int32(marks[1]), squeue, swalk)
-            for i in range(size):
-                socc[fence[i]] = -1
+            _sort(fence, size)
+            canon = _canon(fence, size, player, nbr, scratch)
             if _decide(fence, size, canon, tail, False, board, learned, scratch) == DEAD:
                 return True
     if learned.settings[S_TANGLES] != 0:
