@@ -29,6 +29,18 @@ def test_a_sample_is_fixed_by_its_seed_and_the_long_rows_follow_xsokoban() -> No
     assert all(j.collection == "tiny" for j in a)
 
 
+def test_max_boxes_keeps_only_the_small_levels() -> None:
+    from sokoban.xsb import load
+
+    boxes = [len(getattr(e, "level", e).boxes) for e in load(TINY).levels]
+    most = min(boxes)
+    small = {i for i, n in enumerate(boxes) if n <= most}
+    jobs = _suite.jobs_of([str(TINY)], 10.0, None, 1, 0, max_boxes=most)
+    assert {j.index for j in jobs} == small and len(small) < len(boxes)
+    one = _suite.jobs_of([str(TINY)], 10.0, 1, 1, 0, max_boxes=most)
+    assert len(one) == 1 and one[0].index in small
+
+
 def test_rows_resume_from_the_csv_and_tables_count_them(tmp_path: Path) -> None:
     jobs = _suite.jobs_of([str(TINY)], 10.0, None, 1, 0)
     side = _suite.Side("a", ROOT, tmp_path / "a.csv")
