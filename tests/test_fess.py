@@ -21,7 +21,7 @@ from sokoban.solve._fess import Fess
 from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
-from sokoban.solve._portfolio import ASTAR_BOXES, BIG
+from sokoban.solve._portfolio import SMALL_BOXES, BIG
 from sokoban.solve._reach import reach
 from sokoban.solve._turns import Entrant, memory_share, take_turns
 from sokoban.xsb import iter_levels
@@ -473,7 +473,7 @@ def test_carry_finds_the_fewest_pushes_in_open_rooms() -> None:
 
 def test_fast_stopped_by_its_node_limit_names_the_search_last_run() -> None:
     big = hard()
-    assert len(big.boxes) > ASTAR_BOXES
+    assert len(big.boxes) > SMALL_BOXES
     labels = tuple(f"{entry.label}: stopped" for entry in BIG)
     assert solve(big, "fast", Limits(nodes=300)).message.startswith(labels)
 

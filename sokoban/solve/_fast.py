@@ -36,7 +36,7 @@ def fast(
 ) -> SolveResult:
     """The portfolio's searches of ``level`` by turns (see the method's description);
     the deadlock options go to every search. The result names the search that ended it
-    in its message; it is optimal when A* found it. With ``threads`` > 1 the searches
-    are dealt to that many threads (:func:`sokoban.solve._portfolio.race`)."""
+    in its message. With ``threads`` > 1 the searches are dealt to that many threads
+    (:func:`sokoban.solve._portfolio.race`)."""
     threads = options.pop("threads")
     return portfolio(level, limits, progress, options, tables, threads)

@@ -4,11 +4,12 @@ level, or to prove it unsolvable, ends them all. With ``threads`` > 1 the same s
 are dealt to that many threads, each thread taking its share by turns.
 
 The searches fail on different levels: greedy search settles most levels in
-milliseconds, the feature-space search by its keys the ones whose goals must be packed
-in order, and A* (on levels few enough boxes for it) small tricky ones the others drown
-in, and it proves levels unsolvable. They share what the level alone decides (the board,
-the two-box table, the packing plans: :class:`~sokoban.solve._tables.Tables`) and the
-deadlock patterns the corral sub-searches prove (a proof holds for every search).
+milliseconds; the backward search, pulling boxes from the solved positions, settles
+others and proves levels unsolvable; the feature-space search by its keys settles the
+ones whose goals must be packed in order, each key a few that the others miss. They
+share what the level alone decides (the board, the two-box table, the packing plans:
+:class:`~sokoban.solve._tables.Tables`) and the deadlock patterns the corral
+sub-searches prove (a proof holds for every search).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from sokoban.solve._turns import Entrant, Turns, take_turns
 from sokoban.solve.check import check_start
 from sokoban.solve.types import Limits, ProgressCallback, SearchStats, SolveResult, Status
 
-#: Levels with more boxes than this leave A* out: it finds nothing there.
-ASTAR_BOXES = 10
+#: Levels with more boxes than this take the bigger portfolio.
+SMALL_BOXES = 10
 
 
 class Entry(NamedTuple):
@@ -53,13 +54,13 @@ class Entry(NamedTuple):
         return f"{name} ({shown})" if shown else name
 
 
-#: The portfolio on levels of at most :data:`ASTAR_BOXES` boxes, and on bigger ones.
+#: The portfolio on levels of at most :data:`SMALL_BOXES` boxes, and on bigger ones.
 SMALL: tuple[Entry, ...] = (
     Entry("greedy", {"plan": 3}),
     Entry("backward"),
     Entry("fess", {"key": "weight", "packed_walls": "off"}),
+    Entry("fess", {"key": "mixed", "packed_walls": "off"}),
     Entry("fess", {"key": "features", "packed_walls": "off"}),
-    Entry("astar"),
 )
 BIG: tuple[Entry, ...] = (
     Entry("greedy"),
@@ -77,7 +78,7 @@ MAX_THREADS = max(len(SMALL), len(BIG))
 
 def entries_for(level: Level) -> tuple[Entry, ...]:
     """The portfolio's searches for ``level``."""
-    return SMALL if len(level.boxes) <= ASTAR_BOXES else BIG
+    return SMALL if len(level.boxes) <= SMALL_BOXES else BIG
 
 
 def describe() -> str:
@@ -85,7 +86,7 @@ def describe() -> str:
     small = ", ".join(entry.label for entry in SMALL)
     big = ", ".join(entry.label for entry in BIG)
     return (
-        f"by turns: {small}; above {ASTAR_BOXES} boxes: {big}"
+        f"by turns: {small}; above {SMALL_BOXES} boxes: {big}"
         " (the first to settle the level ends the others)"
     )
 
