@@ -21,7 +21,7 @@ from sokoban.solve._fess import Fess
 from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
-from sokoban.solve._portfolio import SMALL_BOXES, BIG
+from sokoban.solve._portfolio import BIG, SMALL_BOXES
 from sokoban.solve._reach import reach
 from sokoban.solve._turns import Entrant, memory_share, take_turns
 from sokoban.xsb import iter_levels
