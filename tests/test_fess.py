@@ -18,11 +18,20 @@ from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._features import feature_cell, ranks_above, regions
 from sokoban.solve._fess import Fess
-from sokoban.solve._fess_kernel import KEY_MIXED, KEY_WEIGHT
+from sokoban.solve._fess_kernel import (
+    CELL,
+    KEY_ADVISORS,
+    KEY_MIXED,
+    KEY_WEIGHT,
+    P_CONN,
+    P_OOP,
+    WEIGHT,
+)
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._portfolio import BIG, SMALL_BOXES
 from sokoban.solve._reach import reach
+from sokoban.solve._store import NODES
 from sokoban.solve._turns import Entrant, memory_share, take_turns
 from sokoban.xsb import iter_levels
 
@@ -303,11 +312,61 @@ def test_fess_search_object_reports_progress() -> None:
     assert seen and seen[-1] == search.expanded
 
 
-@pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features"])
+@pytest.mark.parametrize("key", ["bound", "weight", "mixed", "features", "advisors"])
 def test_every_key_solves(key: str) -> None:
     lv = level(CORRIDOR)
     result = solve(lv, "fess", Limits(time=10), key=key)
     assert result.solved and verify(lv, result.solution).is_solved
+
+
+def advised(cells: list[int], h: list[int], conn_cap: int, oop_cap: int) -> set[int]:
+    """The children (nodes 1...) of the root (node 0) that FESS's advisors pick, by the
+    rule written out plainly: the best that packs more, the best with fewer regions, the
+    best with fewer boxes out of plan, the lowest bound below the root's; none that packs
+    less; "best" is further on in the feature space, then the lower bound, the first of
+    equals."""
+
+    def feats(cell: int) -> tuple[int, int, int]:
+        rest = cell // oop_cap
+        return rest // conn_cap, rest % conn_cap, cell % oop_cap
+
+    def rank(node: int) -> tuple[int, int, int, int]:
+        packed, conn, oop = feats(cells[node])
+        return (-packed, conn, oop, h[node])
+
+    root = feats(cells[0])
+    picked = set()
+    for test in (
+        lambda f: f[0] > root[0],
+        lambda f: f[1] < root[1],
+        lambda f: f[2] < root[2],
+    ):
+        fits = [n for n in range(1, len(cells)) if feats(cells[n])[0] >= root[0]]
+        fits = [n for n in fits if test(feats(cells[n]))]
+        if fits:
+            picked.add(min(fits, key=lambda n: (rank(n), n)))
+    lower = [n for n in range(1, len(cells)) if h[n] < h[0] and feats(cells[n])[0] >= root[0]]
+    if lower:
+        picked.add(min(lower, key=lambda n: (h[n], n)))
+    return picked
+
+
+def test_the_advisors_key_frees_only_the_advisors_moves() -> None:
+    levels = [level(ROOM), level(CORRIDOR)] + [
+        PUBLIC.level("microban.xsb", i) for i in range(1, 41)
+    ]
+    freed = 0
+    for lv in levels:
+        search = Fess(Board(lv), key=KEY_ADVISORS)
+        search.run(Limits(nodes=1))
+        n = int(search.counters[NODES])
+        cells = search.extra[CELL, :n].tolist()
+        h = search.store.h[:n].tolist()
+        free = {i for i in range(1, n) if search.extra[WEIGHT, i] == 0}
+        assert all(search.extra[WEIGHT, i] in (0, 1) for i in range(1, n))
+        assert free == advised(cells, h, int(search.params[P_CONN]), int(search.params[P_OOP]))
+        freed += len(free) < n - 1  # some child left at weight 1
+    assert freed >= 10
 
 
 def test_unknown_key_is_refused() -> None:

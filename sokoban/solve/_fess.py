@@ -4,8 +4,10 @@ turns among the cells; this module holds the search object, the turns between se
 with different keys, and the method ``fess``. The kernel is :mod:`sokoban.solve._fess_kernel`.
 
 Every cell holds its positions in LIFO buckets by a key (:data:`FESS_KEYS`): the matching
-lower bound, or FESS's weight - the pushes on the path that improved nothing, neither the
-bound nor a feature (the moves its advisors would not have proposed) - or both. The
+lower bound, or a weight - the pushes on the path that improved nothing, neither the
+bound nor a feature - or both; or FESS's own weight, the pushes on the path that none of
+its advisors proposed (of a node's children, the best that packs more, the best with
+fewer player regions, the best with fewer boxes out of plan, the lowest bound). The
 search progresses along the packing order without betting everything on one path;
 :func:`sokoban.solve._turns.take_turns` runs searches with different keys by turns.
 
@@ -39,6 +41,7 @@ from sokoban.solve._features import (
 )
 from sokoban.solve._fess_kernel import (
     CELL,
+    KEY_ADVISORS,
     KEY_BOUND,
     KEY_FEATURES,
     KEY_MIXED,
@@ -302,6 +305,7 @@ FESS_KEYS = {
     "weight": KEY_WEIGHT,
     "mixed": KEY_MIXED,
     "features": KEY_FEATURES,
+    "advisors": KEY_ADVISORS,
 }
 
 

@@ -36,6 +36,7 @@ from sokoban.solve._features import (
     cell_pop,
     cell_push,
     feature_cell,
+    features,
     improves,
     ranks_above,
 )
@@ -60,14 +61,18 @@ SHORT, FROZEN = OWN + 3, OWN + 4
 #: Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
 P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN, P_PROJECT = range(6, 13)
-#: Keys within a cell: the matching bound, the weight, the bound plus twice the weight, or
-#: the weight when only a feature's improvement makes a push free (not a lower bound).
-KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES = 0, 1, 2, 3
+#: Keys within a cell: the matching bound, the weight, the bound plus twice the weight,
+#: the weight when only a feature's improvement makes a push free (not a lower bound), or
+#: the weight when only FESS's advisors' moves are free: of a node's children, the one
+#: that packs the most, the best of those with fewer regions, the best of those with
+#: fewer boxes out of plan, and the one with the lowest bound below the node's.
+KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES, KEY_ADVISORS = 0, 1, 2, 3, 4
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
 LINK, WEIGHT, CELL = 0, 1, 2
 #: Slots of :attr:`FessWork.marks`: the last marks used in ``seen``, ``seen2`` and
-#: ``seen3``, and the carry's stamp.
-M_SEEN, M_SEEN2, M_SEEN3, M_STAMP = 0, 1, 2, 3
+#: ``seen3``, the carry's stamp, and how many children of the node being expanded wait
+#: in :attr:`FessWork.pending` (the advisors' key).
+M_SEEN, M_SEEN2, M_SEEN3, M_STAMP, M_PENDING = 0, 1, 2, 3, 4
 #: What became of a child (:func:`_place`): pruned as a deadlock, stored (or met again),
 #: solved.
 CHILD_PRUNED, CHILD_STORED, CHILD_SOLVED = 0, 1, 2
@@ -110,7 +115,9 @@ class FessWork(NamedTuple):
     targets and picks int64, the packed-walls scratch
     (:func:`~sokoban.solve._packed_walls.new_scratch`), the frozen-on-goals test
     (:class:`~sokoban.solve._packed_walls.FrozenTest`, whose wall map the packed-walls
-    test shares) and the marks int64[4] (slots :data:`M_SEEN` ...)."""
+    test shares), the marks int64[5] (slots :data:`M_SEEN` ...) and the nodes of the
+    children of the node being expanded, queued once they all are known (the advisors'
+    key) int64[room]."""
 
     seen3: np.ndarray
     ok: np.ndarray
@@ -121,6 +128,7 @@ class FessWork(NamedTuple):
     walls: tuple[np.ndarray, ...]
     frozen: FrozenTest
     marks: np.ndarray
+    pending: np.ndarray
 
 
 def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
@@ -151,7 +159,8 @@ def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
         np.empty(max(1, params[P_MACRO]), dtype=np.int64),
         walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX),
         new_frozen_test(n, nb, order if frozen_goals else order[:0], frozen_cache),
-        np.array([0, 0, 1, 0], dtype=np.int64),
+        np.array([0, 0, 1, 0, 0], dtype=np.int64),
+        np.empty(4 * nb + 1 + max(1, params[P_TARGETS]) * max(1, params[P_MACRO]), np.int64),
     )
     code: int = _fess_steps(tree, new_work(n, nb), own)
     return code
@@ -235,6 +244,7 @@ def _fess_steps(tree, work, own):
                 occ[boxes[k]] = -1
             continue
         corral_mask(boxes, occ, seen, mark, nbr, goal, dead, corrals, work)
+        marks[M_PENDING] = 0
         copy_into(rows, boxes)
         # The node's own matching was kept when it was stored, unless newer nodes took
         # its slot: its children repair it.
@@ -292,8 +302,57 @@ def _fess_steps(tree, work, own):
                     occ[b] = k
                     if placed == CHILD_STORED:
                         break  # one carry per goal: the next box only if this one fails
+        if marks[M_PENDING] > 0:
+            _advise(tree, own, origin)
         for k in range(nb):
             occ[boxes[k]] = -1
+
+
+@njit(internal=True)
+def _better(a, b, cellof, h, conn_cap, oop_cap):
+    """Whether node ``a`` is a better advice than node ``b`` (-1: none yet): further on
+    in the feature space, or as far and a lower bound."""
+    if b < 0:
+        return True
+    if ranks_above(cellof[a], cellof[b], conn_cap, oop_cap):
+        return True
+    return cellof[a] == cellof[b] and h[a] < h[b]
+
+
+@njit(internal=True)
+def _advise(tree, own, origin):
+    """Queue the children of the node ``origin`` that wait in ``own.pending``, FESS's
+    advisors' moves free (their weight the node's) and every other one at one more: the
+    best child (:func:`_better`) that packs more steps, the best with fewer regions, the
+    best with fewer boxes out of plan, and the one with the lowest bound below the
+    node's; none of them packing fewer steps than the node."""
+    counters, params = tree.counters, tree.params
+    nxt, weight, cellof = tree.extra[LINK], tree.extra[WEIGHT], tree.extra[CELL]
+    h = tree.store.h
+    conn_cap, oop_cap = params[P_CONN], params[P_OOP]
+    _, pw, pcell, ph, _ = origin
+    packed0, conn0, oop0 = features(pcell, conn_cap, oop_cap)
+    pack = conn = oop = low = -1
+    count = own.marks[M_PENDING]
+    for i in range(count):
+        node = own.pending[i]
+        packed, regions, out = features(cellof[node], conn_cap, oop_cap)
+        if packed < packed0:
+            continue
+        if packed > packed0 and _better(node, pack, cellof, h, conn_cap, oop_cap):
+            pack = node
+        if regions < conn0 and _better(node, conn, cellof, h, conn_cap, oop_cap):
+            conn = node
+        if out < oop0 and _better(node, oop, cellof, h, conn_cap, oop_cap):
+            oop = node
+        if h[node] < ph and (low < 0 or h[node] < h[low]):
+            low = node
+    for i in range(count):
+        node = own.pending[i]
+        if node == pack or node == conn or node == oop or node == low:
+            weight[node] = pw
+        cell_push(tree.cells, nxt, counters, cellof[node], weight[node], node)
+    own.marks[M_PENDING] = 0
 
 
 @njit(internal=True)
@@ -361,7 +420,9 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
     )  # fmt: skip
     # A move that lowers the bound or improves a feature is free.
     w = pw
-    if (h >= ph or keykind == KEY_FEATURES) and not improves(cell, pcell, conn_cap, oop_cap):
+    if keykind == KEY_ADVISORS:
+        w += 1  # until the node's advisors are picked (:func:`_advise`)
+    elif (h >= ph or keykind == KEY_FEATURES) and not improves(cell, pcell, conn_cap, oop_cap):
         w += 1
     if params[P_PROJECT] != 0 and ranks_above(pcell, cell, conn_cap, oop_cap):
         cell = pcell  # FESS's projection: a child waits in its best ancestor's cell
@@ -387,6 +448,10 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
         counters[GOAL] = new
         counters[MEET] = there
         return CHILD_SOLVED
+    if keykind == KEY_ADVISORS:
+        own.pending[marks[M_PENDING]] = new
+        marks[M_PENDING] += 1
+        return CHILD_STORED
     if keykind == KEY_BOUND:
         qkey = h
     elif keykind == KEY_WEIGHT or keykind == KEY_FEATURES:
