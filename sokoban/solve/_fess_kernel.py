@@ -117,7 +117,8 @@ class FessWork(NamedTuple):
     (:class:`~sokoban.solve._packed_walls.FrozenTest`, whose wall map the packed-walls
     test shares), the marks int64[5] (slots :data:`M_SEEN` ...) and the nodes of the
     children of the node being expanded, queued once they all are known (the advisors'
-    key) int64[room]."""
+    key) int64[room]: room for every child a node may have, which also bounds the nodes
+    an expansion may add to the store."""
 
     seen3: np.ndarray
     ok: np.ndarray
@@ -150,17 +151,20 @@ def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
     packed_walls = params[P_WALLS]
     frozen_goals = params[P_FROZEN] != 0
     ng = order.shape[0]
+    targets, picks = max(1, params[P_TARGETS]), max(1, params[P_MACRO])
+    # Every push of every box, one more, and every carry of the packing macros.
+    room = 4 * nb + 1 + targets * picks
     own = FessWork(
         np.zeros(n, dtype=np.int32),
         np.ones(nsteps, dtype=np.uint8),
         np.empty((3, 4 * n), dtype=np.int32),
         np.zeros(4 * n, dtype=np.int32),
-        np.empty(max(1, params[P_TARGETS]), dtype=np.int64),
-        np.empty(max(1, params[P_MACRO]), dtype=np.int64),
+        np.empty(targets, dtype=np.int64),
+        np.empty(picks, dtype=np.int64),
         walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX),
         new_frozen_test(n, nb, order if frozen_goals else order[:0], frozen_cache),
         np.array([0, 0, 1, 0, 0], dtype=np.int64),
-        np.empty(4 * nb + 1 + max(1, params[P_TARGETS]) * max(1, params[P_MACRO]), np.int64),
+        np.empty(room, dtype=np.int64),
     )
     code: int = _fess_steps(tree, new_work(n, nb), own)
     return code
@@ -194,7 +198,7 @@ def _fess_steps(tree, work, own):
     targets, picks, marks = own.targets, own.picks, own.marks
     test = own.frozen
     steps = 0
-    room = 4 * nb + 1 + targets.shape[0] * picks.shape[0]
+    room = own.pending.shape[0]
     while True:
         if counters[QUEUED] == 0:
             return EXHAUSTED
@@ -352,7 +356,6 @@ def _advise(tree, own, origin):
         if node == pack or node == conn or node == oop or node == low:
             weight[node] = pw
         cell_push(tree.cells, nxt, counters, cellof[node], weight[node], node)
-    own.marks[M_PENDING] = 0
 
 
 @njit(internal=True)
@@ -418,7 +421,8 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
         occ, nbr, psteps, sparent, feeds, own.ok, own.seen3, marks[M_SEEN3], work.fifo2,
         conn_cap, oop_cap,
     )  # fmt: skip
-    # A move that lowers the bound or improves a feature is free.
+    # A move that lowers the bound or improves a feature is free; under the advisors' key,
+    # only the moves :func:`_advise` picks once every child is known.
     w = pw
     if keykind == KEY_ADVISORS:
         w += 1  # until the node's advisors are picked (:func:`_advise`)
