@@ -5,6 +5,8 @@ Features of a position (computed for every child):
 
 - packing: how many steps of the packing plan hold (:mod:`sokoban.solve._packing`);
 - connectivity: how many regions the boxes cut the free floor into (capped);
+- room connectivity: how many links between the level's rooms hold a box
+  (:mod:`sokoban.solve._rooms`; capped);
 - out of plan: boxes on goals that wall in goals still empty (capped).
 
 Every cell holds its positions in LIFO buckets by a key (the search's choice: a bound, a
@@ -27,8 +29,9 @@ from sokoban.solve._store import OWN
 #: Slots of the counters (int64 array, after the store's) the cells keep: positions
 #: queued, the next cell's turn, non-empty cells.
 QUEUED, CURSOR, CELLS = OWN, OWN + 1, OWN + 2
-#: Feature caps: regions counted up to this many, boxes out of plan likewise.
-CONNECTIVITY_CAP, OUT_OF_PLAN_CAP = 4, 4
+#: Feature caps: regions counted up to this many, obstructed room links and boxes out of
+#: plan likewise.
+CONNECTIVITY_CAP, ROOMS_CAP, OUT_OF_PLAN_CAP = 4, 4, 4
 #: Bound buckets per cell at most (larger keys share the last bucket).
 MAX_BUCKETS = 1024
 
@@ -43,9 +46,10 @@ class Cells(NamedTuple):
     low: np.ndarray
 
 
-def new_cells(steps: int, buckets: int) -> Cells:
-    """Empty :class:`Cells` for a plan of ``steps`` steps and ``buckets`` keys per cell."""
-    ncells = (steps + 1) * CONNECTIVITY_CAP * OUT_OF_PLAN_CAP
+def new_cells(steps: int, buckets: int, rooms_cap: int) -> Cells:
+    """Empty :class:`Cells` for a plan of ``steps`` steps, ``rooms_cap`` values of the
+    room connectivity feature (1: off) and ``buckets`` keys per cell."""
+    ncells = (steps + 1) * CONNECTIVITY_CAP * rooms_cap * OUT_OF_PLAN_CAP
     return Cells(
         np.full((ncells, buckets), -1, dtype=np.int32),
         np.zeros(ncells, dtype=np.int64),
@@ -84,17 +88,37 @@ def regions(occ, nbr, seen, mark, queue):
     return count, mark
 
 
+@njit(internal=True)
+def obstructed(occ, link_start, link_cells):
+    """How many room links (:class:`~sokoban.solve._rooms.Links`: ``link_start``
+    int32[l + 1], ``link_cells`` int32[...]) hold a box of ``occ`` (int32[n])."""
+    count = 0
+    for link in range(link_start.shape[0] - 1):
+        for i in range(link_start[link], link_start[link + 1]):
+            if occ[link_cells[i]] >= 0:
+                count += 1
+                break
+    return count
+
+
 @njit
-def feature_cell(occ, nbr, steps, parent, feeds, ok, seen, mark, queue, conn_cap, oop_cap):
+def feature_cell(
+    occ, nbr, steps, parent, feeds, ok, seen, mark, queue, links, conn_cap, rooms_cap, oop_cap
+):
     """The feature-space cell of the boxes ``occ`` (int32[n]) and the next free mark:
-    ``(packed * conn_cap + min(regions, conn_cap) - 1) * oop_cap + min(out of plan,
-    oop_cap - 1)``, packed counting the plan's steps. ``steps``, ``parent``, ``feeds``,
-    ``ok``: see :func:`sokoban.solve._packing.steps_packed`; ``seen``, ``queue``: int32[n]
-    scratch."""
+    ``((packed * conn_cap + min(regions, conn_cap) - 1) * rooms_cap + min(obstructed
+    links, rooms_cap - 1)) * oop_cap + min(out of plan, oop_cap - 1)``, packed counting
+    the plan's steps. ``steps``, ``parent``, ``feeds``, ``ok``: see
+    :func:`sokoban.solve._packing.steps_packed`; ``seen``, ``queue``: int32[n] scratch;
+    ``links``: the room links (start, cells) of :class:`~sokoban.solve._rooms.Links`."""
     packed, out = steps_packed(occ, steps, parent, feeds, ok)
     count, mark = regions(occ, nbr, seen, mark, queue)
     conn = max(0, min(count, conn_cap) - 1)  # no region counted when every cell was seen
-    return (packed * conn_cap + conn) * oop_cap + min(out, oop_cap - 1), mark
+    rooms = 0
+    if rooms_cap > 1:
+        rooms = min(obstructed(occ, links[0], links[1]), rooms_cap - 1)
+    cell = ((packed * conn_cap + conn) * rooms_cap + rooms) * oop_cap + min(out, oop_cap - 1)
+    return cell, mark
 
 
 @njit
@@ -138,29 +162,34 @@ def cell_pop(cells, nxt, counters):
 
 
 @njit(internal=True)
-def features(cell, conn_cap, oop_cap):
-    """(plan steps packed, regions column, boxes out of plan) of feature ``cell``."""
+def features(cell, conn_cap, rooms_cap, oop_cap):
+    """(plan steps packed, regions column, obstructed links, boxes out of plan) of
+    feature ``cell``."""
     oop, rest = cell % oop_cap, cell // oop_cap
-    return rest // conn_cap, rest % conn_cap, oop
+    rooms, rest = rest % rooms_cap, rest // rooms_cap
+    return rest // conn_cap, rest % conn_cap, rooms, oop
 
 
 @njit(internal=True)
-def ranks_above(cell, other, conn_cap, oop_cap):
+def ranks_above(cell, other, conn_cap, rooms_cap, oop_cap):
     """Whether feature ``cell`` is further on than ``other``: more steps packed, or as
-    many and fewer regions, or as many of both and fewer boxes out of plan."""
-    packed, conn, oop = features(cell, conn_cap, oop_cap)
-    packed0, conn0, oop0 = features(other, conn_cap, oop_cap)
+    many and fewer regions, or as many of both and fewer obstructed room links, or as
+    many of those three and fewer boxes out of plan."""
+    packed, conn, rooms, oop = features(cell, conn_cap, rooms_cap, oop_cap)
+    packed0, conn0, rooms0, oop0 = features(other, conn_cap, rooms_cap, oop_cap)
     if packed != packed0:
         return packed > packed0
     if conn != conn0:
         return conn < conn0
+    if rooms != rooms0:
+        return rooms < rooms0
     return oop < oop0
 
 
 @njit(internal=True)
-def improves(cell, before, conn_cap, oop_cap):
-    """Whether feature ``cell`` has more steps packed, fewer regions or fewer boxes out of
-    plan than ``before``."""
-    packed, conn, oop = features(cell, conn_cap, oop_cap)
-    packed0, conn0, oop0 = features(before, conn_cap, oop_cap)
-    return packed > packed0 or conn < conn0 or oop < oop0
+def improves(cell, before, conn_cap, rooms_cap, oop_cap):
+    """Whether feature ``cell`` has more steps packed, fewer regions, fewer obstructed
+    room links or fewer boxes out of plan than ``before``."""
+    packed, conn, rooms, oop = features(cell, conn_cap, rooms_cap, oop_cap)
+    packed0, conn0, rooms0, oop0 = features(before, conn_cap, rooms_cap, oop_cap)
+    return packed > packed0 or conn < conn0 or rooms < rooms0 or oop < oop0

@@ -34,6 +34,7 @@ from sokoban.solve._features import (
     CONNECTIVITY_CAP,
     MAX_BUCKETS,
     OUT_OF_PLAN_CAP,
+    ROOMS_CAP,
     QUEUED,
     cell_push,
     feature_cell,
@@ -49,10 +50,12 @@ from sokoban.solve._fess_kernel import (
     LINK,
     P_BUDGET,
     P_KEY,
+    P_ROOMS,
     WEIGHT,
     Tree,
     expand_batch,
 )
+from sokoban.solve._rooms import no_links, room_links
 from sokoban.solve._options import FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION
 from sokoban.solve._packed_walls import (
     PACKED_WALLS,
@@ -98,7 +101,8 @@ class Fess:
     a key of :data:`~sokoban.solve._packed_walls.PACKED_WALLS`; ``frozen_goals``: run its
     sound variant (:func:`~sokoban.solve._packed_walls.frozen_short`) on the node about to
     be expanded; ``project``: FESS's projection (a child that gets no further than its
-    parent waits in the parent's feature cell)."""
+    parent waits in the parent's feature cell); ``rooms``: the room connectivity feature
+    (:mod:`sokoban.solve._rooms`)."""
 
     def __init__(
         self,
@@ -116,6 +120,7 @@ class Fess:
         packed_walls: str = "off",
         frozen_goals: bool = True,
         project: bool = False,
+        rooms: bool = True,
         meet: PullSearch | None = None,
         capacity: int = 1 << 12,
     ) -> None:
@@ -153,7 +158,10 @@ class Fess:
         self.table = np.full(2 * capacity, -1, dtype=np.int32)
         self.extra = np.full((3, capacity), -1, dtype=np.int32)
         buckets = min(board.hmax + 1, MAX_BUCKETS)
-        self.cells = new_cells(len(plan.steps), buckets)
+        #: The links between the level's rooms (none: the room connectivity feature off).
+        self.links = room_links(board) if rooms else no_links()
+        rooms_cap = min(ROOMS_CAP, self.links.count + 1)
+        self.cells = new_cells(len(plan.steps), buckets, rooms_cap)
         self.counters = np.zeros(11, dtype=np.int64)
         self.counters[MEET] = -1
         #: The backward search whose positions end this one (``None``: none).
@@ -165,7 +173,7 @@ class Fess:
         self.params = np.array(
             [0, int(corrals), CONNECTIVITY_CAP, OUT_OF_PLAN_CAP, buckets, key]
             + [int(tunnels), int(macros), targets, carry_states, mode, int(frozen_goals)]
-            + [int(project)],
+            + [int(project), rooms_cap],
             dtype=np.int64,
         )
         #: The frozen-goals test's floods per frozen set, kept from call to call.
@@ -220,7 +228,9 @@ class Fess:
             np.zeros(n, np.int32),
             1,
             np.empty(n, np.int32),
+            self.links,
             CONNECTIVITY_CAP,
+            int(self.params[P_ROOMS]),
             OUT_OF_PLAN_CAP,
         )
         self.extra[WEIGHT, 0] = 0
@@ -256,6 +266,7 @@ class Fess:
             self.params,
             self.meet_source.meet() if self.meet_source is not None else self._no_meet,
             self.memo,
+            self.links,
         )
         return expand_batch(tree, self.frozen_cache)
 
@@ -332,6 +343,12 @@ FESS_KEYS = {
             "(FESS's projection into the best ancestor's cell)",
         ),
         Option(
+            "rooms",
+            bool,
+            True,
+            "the room connectivity feature: how many links between rooms hold a box",
+        ),
+        Option(
             "parking",
             bool,
             True,
@@ -349,7 +366,7 @@ def fess(
     **options: Any,
 ) -> SolveResult:
     """Feature-space search: takes turns among cells of (goals packed in the packing
-    order, regions, boxes out of plan). Option ``key``: how a cell orders its positions,
+    order, regions, obstructed room links, boxes out of plan). Option ``key``: how a cell orders its positions,
     a name of :data:`FESS_KEYS` or several joined by commas, run by turns. ``tables``:
     the level's tables, when a portfolio has them (else built here)."""
     tables = tables or Tables(level)
@@ -386,6 +403,7 @@ def fess(
                 packed_walls=packed_walls,
                 frozen_goals=options["frozen_goals"],
                 project=options["project"],
+                rooms=options["rooms"],
             )
             for k in keys
         ]

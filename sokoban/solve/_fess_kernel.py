@@ -60,12 +60,13 @@ from sokoban.solve._store import EXPANDED, GENERATED, GOAL, MEET, NODES, OWN
 SHORT, FROZEN = OWN + 3, OWN + 4
 #: Slots of the parameters (int64 array).
 (P_BUDGET, P_CORRAL, P_CONN, P_OOP, P_BUCKETS, P_KEY) = range(6)
-P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN, P_PROJECT = range(6, 13)
+P_TUNNEL, P_MACRO, P_TARGETS, P_CARRY, P_WALLS, P_FROZEN, P_PROJECT, P_ROOMS = range(6, 14)
 #: Keys within a cell: the matching bound, the weight, the bound plus twice the weight,
 #: the weight when only a feature's improvement makes a push free (not a lower bound), or
 #: the weight when only FESS's advisors' moves are free: of a node's children, the one
-#: that packs the most, the best of those with fewer regions, the best of those with
-#: fewer boxes out of plan, and the one with the lowest bound below the node's.
+#: that packs the most, the best of those with fewer regions, with fewer obstructed room
+#: links, with fewer boxes out of plan, and the one with the lowest bound below the
+#: node's.
 KEY_BOUND, KEY_WEIGHT, KEY_MIXED, KEY_FEATURES, KEY_ADVISORS = 0, 1, 2, 3, 4
 #: Rows of the per-node ``extra`` array: bucket link, weight, feature cell.
 LINK, WEIGHT, CELL = 0, 1, 2
@@ -90,10 +91,11 @@ class Tree(NamedTuple):
     (rows :data:`LINK`, :data:`WEIGHT`, :data:`CELL`: the bucket link, the weight (pushes
     on its path that improved no feature) and the feature cell), the counters int64[10]
     (slots :data:`~sokoban.solve._store.EXPANDED` ... :data:`FROZEN`), the parameters
-    int64[13] (slots :data:`P_BUDGET` ... :data:`P_PROJECT`) and the positions of a
+    int64[14] (slots :data:`P_BUDGET` ... :data:`P_ROOMS`) and the positions of a
     backward search (:class:`~sokoban.solve._pull_search.Meet`): a node that is one of
     them is solved, the backward node in ``counters[MEET]``; the matchings of the nodes
-    stored last (:class:`~sokoban.solve._bounds.MatchMemo`)."""
+    stored last (:class:`~sokoban.solve._bounds.MatchMemo`); the links between the
+    level's rooms (:class:`~sokoban.solve._rooms.Links`)."""
 
     board: Any
     learned: Any
@@ -106,6 +108,7 @@ class Tree(NamedTuple):
     params: np.ndarray
     meet: Any
     memo: Any
+    links: Any
 
 
 class FessWork(NamedTuple):
@@ -313,12 +316,12 @@ def _fess_steps(tree, work, own):
 
 
 @njit(internal=True)
-def _better(a, b, cellof, h, conn_cap, oop_cap):
+def _better(a, b, cellof, h, conn_cap, rooms_cap, oop_cap):
     """Whether node ``a`` is a better advice than node ``b`` (-1: none yet): further on
     in the feature space, or as far and a lower bound."""
     if b < 0:
         return True
-    if ranks_above(cellof[a], cellof[b], conn_cap, oop_cap):
+    if ranks_above(cellof[a], cellof[b], conn_cap, rooms_cap, oop_cap):
         return True
     return cellof[a] == cellof[b] and h[a] < h[b]
 
@@ -328,32 +331,36 @@ def _advise(tree, own, origin):
     """Queue the children of the node ``origin`` that wait in ``own.pending``, FESS's
     advisors' moves free (their weight the node's) and every other one at one more: the
     best child (:func:`_better`) that packs more steps, the best with fewer regions, the
-    best with fewer boxes out of plan, and the one with the lowest bound below the
-    node's; none of them packing fewer steps than the node."""
+    best with fewer obstructed room links, the best with fewer boxes out of plan, and
+    the one with the lowest bound below the node's; none of them packing fewer steps
+    than the node."""
     counters, params = tree.counters, tree.params
     nxt, weight, cellof = tree.extra[LINK], tree.extra[WEIGHT], tree.extra[CELL]
     h = tree.store.h
-    conn_cap, oop_cap = params[P_CONN], params[P_OOP]
+    conn_cap, rooms_cap, oop_cap = params[P_CONN], params[P_ROOMS], params[P_OOP]
+    caps = (conn_cap, rooms_cap, oop_cap)
     _, pw, pcell, ph, _ = origin
-    packed0, conn0, oop0 = features(pcell, conn_cap, oop_cap)
-    pack = conn = oop = low = -1
+    packed0, conn0, rooms0, oop0 = features(pcell, *caps)
+    pack = conn = room = oop = low = -1
     count = own.marks[M_PENDING]
     for i in range(count):
         node = own.pending[i]
-        packed, regions, out = features(cellof[node], conn_cap, oop_cap)
+        packed, regions, links, out = features(cellof[node], *caps)
         if packed < packed0:
             continue
-        if packed > packed0 and _better(node, pack, cellof, h, conn_cap, oop_cap):
+        if packed > packed0 and _better(node, pack, cellof, h, *caps):
             pack = node
-        if regions < conn0 and _better(node, conn, cellof, h, conn_cap, oop_cap):
+        if regions < conn0 and _better(node, conn, cellof, h, *caps):
             conn = node
-        if out < oop0 and _better(node, oop, cellof, h, conn_cap, oop_cap):
+        if links < rooms0 and _better(node, room, cellof, h, *caps):
+            room = node
+        if out < oop0 and _better(node, oop, cellof, h, *caps):
             oop = node
         if h[node] < ph and (low < 0 or h[node] < h[low]):
             low = node
     for i in range(count):
         node = own.pending[i]
-        if node == pack or node == conn or node == oop or node == low:
+        if node == pack or node == conn or node == room or node == oop or node == low:
             weight[node] = pw
         cell_push(tree.cells, nxt, counters, cellof[node], weight[node], node)
 
@@ -396,7 +403,8 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
     nbr, dist, zbox, zplayer = board.nbr, board.dist, board.zbox, board.zplayer
     _, _, _, psteps, sparent, feeds, _ = tree.plan
     nxt, weight, cellof = tree.extra[LINK], tree.extra[WEIGHT], tree.extra[CELL]
-    conn_cap, oop_cap, keykind = params[P_CONN], params[P_OOP], params[P_KEY]
+    conn_cap, rooms_cap, oop_cap = params[P_CONN], params[P_ROOMS], params[P_OOP]
+    keykind = params[P_KEY]
     marks[M_SEEN2] += 1
     player = reach(stand, occ, nbr, work.seen2, marks[M_SEEN2], work.fifo2, work.walk2)
     child, rows = work.child, work.rows
@@ -419,16 +427,18 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
         return CHILD_STORED
     cell, marks[M_SEEN3] = feature_cell(
         occ, nbr, psteps, sparent, feeds, own.ok, own.seen3, marks[M_SEEN3], work.fifo2,
-        conn_cap, oop_cap,
+        tree.links, conn_cap, rooms_cap, oop_cap,
     )  # fmt: skip
     # A move that lowers the bound or improves a feature is free; under the advisors' key,
     # only the moves :func:`_advise` picks once every child is known.
     w = pw
     if keykind == KEY_ADVISORS:
         w += 1  # until the node's advisors are picked (:func:`_advise`)
-    elif (h >= ph or keykind == KEY_FEATURES) and not improves(cell, pcell, conn_cap, oop_cap):
+    elif (h >= ph or keykind == KEY_FEATURES) and not improves(
+        cell, pcell, conn_cap, rooms_cap, oop_cap
+    ):
         w += 1
-    if params[P_PROJECT] != 0 and ranks_above(pcell, cell, conn_cap, oop_cap):
+    if params[P_PROJECT] != 0 and ranks_above(pcell, cell, conn_cap, rooms_cap, oop_cap):
         cell = pcell  # FESS's projection: a child waits in its best ancestor's cell
     new = counters[NODES]
     counters[NODES] += 1

@@ -133,6 +133,7 @@ def make(
             learned=learned,
             packed_walls=packed_walls,
             frozen_goals=frozen_goals,
+            rooms=settings.get("rooms", True),
             meet=meet,
         )
         # Without tunnel macros or the packed-walls test its pruning is sound.
