@@ -25,12 +25,14 @@ from sokoban.solve._fess_kernel import (
     KEY_WEIGHT,
     P_CONN,
     P_OOP,
+    P_ROOMS,
     WEIGHT,
 )
 from sokoban.solve._packing import packed_count, packing_order
 from sokoban.solve._path import expand
 from sokoban.solve._portfolio import BIG, SMALL_BOXES
 from sokoban.solve._reach import reach
+from sokoban.solve._rooms import no_links
 from sokoban.solve._store import NODES
 from sokoban.solve._turns import Entrant, memory_share, take_turns
 from sokoban.xsb import iter_levels
@@ -181,8 +183,9 @@ def test_feature_cell_combines_the_features() -> None:
     queue = np.empty(board.n, np.int32)
     occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, regions 2, out of plan 1
     cell, _ = feature_cell(
-        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue, 6, 6
-    )
+        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue,
+        no_links(), 6, 1, 6,
+    )  # fmt: skip
     assert cell == (1 * 6 + 1) * 6 + 1
 
 
@@ -198,8 +201,9 @@ def test_feature_cell_with_no_region_counted_stays_in_its_packed_count() -> None
     occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, out of plan 1
     seen = np.full(board.n, 5, np.int32)  # every cell flooded with the mark passed
     cell, mark = feature_cell(
-        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 5, queue, 6, 6
-    )
+        occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 5, queue,
+        no_links(), 6, 1, 6,
+    )  # fmt: skip
     assert cell == (1 * 6 + 0) * 6 + 1 and mark == 5
 
 
@@ -319,20 +323,23 @@ def test_every_key_solves(key: str) -> None:
     assert result.solved and verify(lv, result.solution).is_solved
 
 
-def advised(cells: list[int], h: list[int], conn_cap: int, oop_cap: int) -> set[int]:
+def advised(
+    cells: list[int], h: list[int], conn_cap: int, rooms_cap: int, oop_cap: int
+) -> set[int]:
     """The children (nodes 1...) of the root (node 0) that FESS's advisors pick, by the
     rule written out plainly: the best that packs more, the best with fewer regions, the
-    best with fewer boxes out of plan, the lowest bound below the root's; none that packs
-    less; "best" is further on in the feature space, then the lower bound, the first of
-    equals."""
+    best with fewer obstructed room links, the best with fewer boxes out of plan, the
+    lowest bound below the root's; none that packs less; "best" is further on in the
+    feature space, then the lower bound, the first of equals."""
 
-    def feats(cell: int) -> tuple[int, int, int]:
+    def feats(cell: int) -> tuple[int, int, int, int]:
         rest = cell // oop_cap
-        return rest // conn_cap, rest % conn_cap, cell % oop_cap
+        rooms, rest = rest % rooms_cap, rest // rooms_cap
+        return rest // conn_cap, rest % conn_cap, rooms, cell % oop_cap
 
-    def rank(node: int) -> tuple[int, int, int, int]:
-        packed, conn, oop = feats(cells[node])
-        return (-packed, conn, oop, h[node])
+    def rank(node: int) -> tuple[int, int, int, int, int]:
+        packed, conn, rooms, oop = feats(cells[node])
+        return (-packed, conn, rooms, oop, h[node])
 
     root = feats(cells[0])
     picked = set()
@@ -340,6 +347,7 @@ def advised(cells: list[int], h: list[int], conn_cap: int, oop_cap: int) -> set[
         lambda f: f[0] > root[0],
         lambda f: f[1] < root[1],
         lambda f: f[2] < root[2],
+        lambda f: f[3] < root[3],
     ):
         fits = [n for n in range(1, len(cells)) if feats(cells[n])[0] >= root[0]]
         fits = [n for n in fits if test(feats(cells[n]))]
@@ -364,7 +372,8 @@ def test_the_advisors_key_frees_only_the_advisors_moves() -> None:
         h = search.store.h[:n].tolist()
         free = {i for i in range(1, n) if search.extra[WEIGHT, i] == 0}
         assert all(search.extra[WEIGHT, i] in (0, 1) for i in range(1, n))
-        assert free == advised(cells, h, int(search.params[P_CONN]), int(search.params[P_OOP]))
+        caps = (int(search.params[P_CONN]), int(search.params[P_ROOMS]), int(search.params[P_OOP]))
+        assert free == advised(cells, h, *caps)
         freed += len(free) < n - 1  # some child left at weight 1
     assert freed >= 10, freed
 
@@ -545,18 +554,19 @@ def test_turns_with_no_time_left_stop_at_once() -> None:
     assert result.status is Status.TIME_LIMIT
 
 
-def test_projection_ranks_cells_by_packed_then_regions_then_out_of_plan() -> None:
+def test_projection_ranks_cells_by_packed_then_regions_then_rooms_then_out_of_plan() -> None:
 
-    conn, oop = 4, 4
+    caps = conn, rooms, oop = 4, 3, 4
 
-    def cell(packed: int, regions: int, out: int) -> int:
-        return (packed * conn + regions) * oop + out
+    def cell(packed: int, regions: int, links: int, out: int) -> int:
+        return ((packed * conn + regions) * rooms + links) * oop + out
 
-    assert ranks_above(cell(2, 3, 3), cell(1, 0, 0), conn, oop)
-    assert ranks_above(cell(1, 0, 3), cell(1, 1, 0), conn, oop)
-    assert ranks_above(cell(1, 1, 0), cell(1, 1, 2), conn, oop)
-    assert not ranks_above(cell(1, 1, 2), cell(1, 1, 2), conn, oop)
-    assert not ranks_above(cell(0, 0, 0), cell(1, 3, 3), conn, oop)
+    assert ranks_above(cell(2, 3, 2, 3), cell(1, 0, 0, 0), *caps)
+    assert ranks_above(cell(1, 0, 2, 3), cell(1, 1, 0, 0), *caps)
+    assert ranks_above(cell(1, 1, 0, 3), cell(1, 1, 1, 0), *caps)
+    assert ranks_above(cell(1, 1, 1, 0), cell(1, 1, 1, 2), *caps)
+    assert not ranks_above(cell(1, 1, 1, 2), cell(1, 1, 1, 2), *caps)
+    assert not ranks_above(cell(0, 0, 0, 0), cell(1, 3, 2, 3), *caps)
 
 
 def test_projection_changes_the_search_and_still_solves() -> None:
