@@ -37,13 +37,36 @@ MAX_BUCKETS = 1024
 
 
 class Cells(NamedTuple):
-    """The feature cells' buckets: the first node of each (cell, key) bucket int32[c, k]
-    (-1 empty), the nodes per cell int64[c], and a key at or below each cell's least
-    occupied bucket int32[c]."""
+    """The feature cells' buckets. A cell gets a row of buckets when it first holds a
+    node (most cells of the space never do): the row of each cell int32[c] (-1: none
+    yet), the first node of each (row, key) bucket int32[r, k] (-1 empty), the rows
+    given out int64[1], the nodes per cell int64[c], and a key at or below each cell's
+    least occupied bucket int32[c]."""
 
+    rowof: np.ndarray
     heads: np.ndarray
+    rows: np.ndarray
     sizes: np.ndarray
     low: np.ndarray
+
+    def with_rows(self, room: int) -> Cells:
+        """The cells with rows for ``room`` more cells at least (twice as many rows, at
+        most one per cell)."""
+        wanted = min(len(self.rowof), max(2 * len(self.heads), int(self.rows[0]) + room))
+        heads = np.full((wanted, self.heads.shape[1]), -1, dtype=np.int32)
+        heads[: len(self.heads)] = self.heads
+        return self._replace(heads=heads)
+
+
+@njit(internal=True)
+def rows_short(cells, room):
+    """Whether ``room`` more cells of :class:`Cells` could not each get a row."""
+    rowof, heads, rows, _, _ = cells
+    return rows[0] + room > heads.shape[0] and heads.shape[0] < rowof.shape[0]
+
+
+#: Rows of buckets a search starts with.
+FIRST_ROWS = 64
 
 
 def new_cells(steps: int, buckets: int, rooms_cap: int) -> Cells:
@@ -51,7 +74,9 @@ def new_cells(steps: int, buckets: int, rooms_cap: int) -> Cells:
     room connectivity feature (1: off) and ``buckets`` keys per cell."""
     ncells = (steps + 1) * CONNECTIVITY_CAP * rooms_cap * OUT_OF_PLAN_CAP
     return Cells(
-        np.full((ncells, buckets), -1, dtype=np.int32),
+        np.full(ncells, -1, dtype=np.int32),
+        np.full((min(ncells, FIRST_ROWS), buckets), -1, dtype=np.int32),
+        np.zeros(1, dtype=np.int64),
         np.zeros(ncells, dtype=np.int64),
         np.zeros(ncells, dtype=np.int32),
     )
@@ -123,12 +148,18 @@ def feature_cell(
 
 @njit
 def cell_push(cells, nxt, counters, cell, key, node):
-    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: :class:`Cells`; ``nxt``:
-    int32[cap] bucket links; ``counters``: the search's, slots :data:`QUEUED` ..."""
-    heads, count, low = cells
+    """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: :class:`Cells`, with a row
+    free when the cell has none yet (:meth:`Cells.rows_short`); ``nxt``: int32[cap]
+    bucket links; ``counters``: the search's, slots :data:`QUEUED` ..."""
+    rowof, heads, rows, count, low = cells
+    r = rowof[cell]
+    if r < 0:
+        r = rows[0]
+        rows[0] += 1
+        rowof[cell] = r
     k = min(key, heads.shape[1] - 1)
-    nxt[node] = heads[cell, k]
-    heads[cell, k] = node
+    nxt[node] = heads[r, k]
+    heads[r, k] = node
     if count[cell] == 0 or k < low[cell]:
         low[cell] = k
     if count[cell] == 0:
@@ -140,7 +171,7 @@ def cell_push(cells, nxt, counters, cell, key, node):
 @njit(internal=True)
 def cell_pop(cells, nxt, counters):
     """The node of least key in the next non-empty cell after the cursor."""
-    heads, count, low = cells
+    rowof, heads, _, count, low = cells
     ncells = count.shape[0]
     c = counters[CURSOR]
     while count[c] == 0:
@@ -148,12 +179,13 @@ def cell_pop(cells, nxt, counters):
         if c == ncells:
             c = 0
     counters[CURSOR] = c + 1 if c + 1 < ncells else 0
+    r = rowof[c]
     k = low[c]
-    while heads[c, k] < 0:
+    while heads[r, k] < 0:
         k += 1
     low[c] = k
-    node = heads[c, k]
-    heads[c, k] = nxt[node]
+    node = heads[r, k]
+    heads[r, k] = nxt[node]
     count[c] -= 1
     if count[c] == 0:
         counters[CELLS] -= 1

@@ -39,6 +39,7 @@ from sokoban.solve._features import (
     cell_push,
     feature_cell,
     new_cells,
+    rows_short,
 )
 from sokoban.solve._fess_kernel import (
     CELL,
@@ -54,6 +55,7 @@ from sokoban.solve._fess_kernel import (
     WEIGHT,
     Tree,
     expand_batch,
+    expansion_room,
 )
 from sokoban.solve._rooms import no_links, room_links
 from sokoban.solve._options import FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION
@@ -271,7 +273,16 @@ class Fess:
         return expand_batch(tree, self.frozen_cache)
 
     def grow(self, code: int, memory: int) -> bool:
-        """Double the node store, table and links; False when that would pass ``memory``."""
+        """Double the node store, table and links, or give the feature cells more rows of
+        buckets, whichever is short; False when that would pass ``memory``."""
+        room = expansion_room(self.params, self.board.nboxes)
+        if rows_short(self.cells, room):
+            cells = self.cells.with_rows(room)
+            if self.nbytes + cells.heads.nbytes - self.cells.heads.nbytes > memory:
+                return False
+            self.cells = cells
+            if int(self.counters[NODES]) + room <= self.store.capacity:
+                return True
         memo = grown_memo(self.memo, 2 * self.store.nbytes)
         extra = self.store.nbytes + 2 * self.table.nbytes + self.extra.nbytes
         extra += memo.nbytes - self.memo.nbytes

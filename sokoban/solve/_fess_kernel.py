@@ -39,6 +39,7 @@ from sokoban.solve._features import (
     features,
     improves,
     ranks_above,
+    rows_short,
 )
 from sokoban.solve._packed_walls import (
     WALLS_PREFIX,
@@ -135,6 +136,12 @@ class FessWork(NamedTuple):
     pending: np.ndarray
 
 
+def expansion_room(params: np.ndarray, nb: int) -> int:
+    """The most children one expansion of a search with ``params`` and ``nb`` boxes may
+    store: every push of every box, one more, and every carry of the packing macros."""
+    return 4 * nb + 1 + max(1, int(params[P_TARGETS])) * max(1, int(params[P_MACRO]))
+
+
 def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
     """Expand up to ``tree.params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
@@ -155,8 +162,7 @@ def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
     frozen_goals = params[P_FROZEN] != 0
     ng = order.shape[0]
     targets, picks = max(1, params[P_TARGETS]), max(1, params[P_MACRO])
-    # Every push of every box, one more, and every carry of the packing macros.
-    room = 4 * nb + 1 + targets * picks
+    room = expansion_room(params, nb)
     own = FessWork(
         np.zeros(n, dtype=np.int32),
         np.ones(nsteps, dtype=np.uint8),
@@ -207,7 +213,7 @@ def _fess_steps(tree, work, own):
             return EXHAUSTED
         if steps >= budget:
             return BUDGET
-        if counters[NODES] + room > cap:
+        if counters[NODES] + room > cap or rows_short(tree.cells, room):
             return FULL
         node = cell_pop(tree.cells, nxt, counters)
         # Stored before the backward search got there: met now.
