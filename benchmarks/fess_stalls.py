@@ -57,7 +57,7 @@ def stall(
     from sokoban.solve._driver import EXHAUSTED, SOLVED
     from sokoban.solve._features import CONNECTIVITY_CAP, OUT_OF_PLAN_CAP
     from sokoban.solve._fess import FESS_KEYS, Fess
-    from sokoban.solve._fess_kernel import CELL
+    from sokoban.solve._fess_kernel import CELL, P_ROOMS
     from sokoban.solve._packing import packing_order
     from sokoban.solve._pairs import pair_table
     from sokoban.solve._store import NODES
@@ -80,7 +80,8 @@ def stall(
     shown: list[str] = []
     for search in searches:
         stored = int(search.counters[NODES])
-        packed = search.extra[CELL, :stored] // (CONNECTIVITY_CAP * OUT_OF_PLAN_CAP)
+        per_step = CONNECTIVITY_CAP * int(search.params[P_ROOMS]) * OUT_OF_PLAN_CAP
+        packed = search.extra[CELL, :stored] // per_step
         top = int(packed.max())
         count = int((packed == top).sum())
         if top > most:
