@@ -624,3 +624,27 @@ def test_the_turns_give_a_leaving_search_s_memory_to_the_others() -> None:
     take_turns([Entrant("a", _Held(0)), Entrant("b", bigger)], Limits(time=0.3, memory=limit))
     # Beside a search still taking turns, half the limit: it leaves at once.
     assert bigger.expanded == 0
+
+
+def test_feature_cells_get_rows_of_buckets_only_when_used() -> None:
+    # The cells hold rows of buckets for the cells that ever held a node, and grow them
+    # as the search reaches more cells; the search is the same either way.
+    search = Fess(Board(hard()), key=KEY_WEIGHT)
+    search.run(Limits(nodes=3000))
+    cells = search.cells
+    used = int(cells.rows[0])
+    assert 0 < used <= len(cells.heads) < len(cells.rowof)
+    rows = cells.rowof[cells.rowof >= 0]
+    assert sorted(rows.tolist()) == list(range(used))  # one row a cell, none twice
+    assert (cells.rowof[cells.sizes > 0] >= 0).all()
+    # Every queued node is in its cell's row: walk the buckets.
+    link = search.extra[0]
+    queued = 0
+    for cell in np.flatnonzero(cells.rowof >= 0):
+        for head in cells.heads[cells.rowof[cell]]:
+            node = int(head)
+            while node >= 0:
+                assert search.extra[CELL, node] == cell
+                queued += 1
+                node = int(link[node])
+    assert queued == int(cells.sizes.sum()) > 0
