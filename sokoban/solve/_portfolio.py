@@ -65,10 +65,10 @@ SMALL: tuple[Entry, ...] = (
 BIG: tuple[Entry, ...] = (
     Entry("greedy"),
     Entry("backward"),
-    Entry("fess", {"key": "weight"}),
+    Entry("fess", {"key": "weight", "rooms": False}),
     Entry("fess", {"key": "mixed"}),
     Entry("fess", {"key": "features"}),
-    Entry("fess", {"key": "weight", "macros": False, "packed_walls": "off"}),
+    Entry("fess", {"key": "weight", "macros": False, "packed_walls": "off", "rooms": False}),
 )
 
 
