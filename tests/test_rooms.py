@@ -69,12 +69,12 @@ def test_room_cells_are_the_cells_of_all_floor_blocks() -> None:
 def test_a_corridor_between_two_rooms_is_a_link_and_a_dead_end_is_not() -> None:
     board = board_of(TWO_ROOMS)
     links = room_links(board)
-    assert links.count == 1
+    assert links.nlinks == 1
     assert {xy(board, int(f)) for f in links.cells} == {(x, 2) for x in range(4, 9)}
 
 
 def test_a_corridor_back_into_its_own_room_links_nothing() -> None:
-    assert room_links(board_of(LOOP)).count == 0
+    assert room_links(board_of(LOOP)).nlinks == 0
 
 
 def test_obstructed_counts_links_holding_a_box() -> None:
@@ -101,7 +101,7 @@ def test_feature_cell_takes_the_obstructed_links_as_its_third_feature() -> None:
     def cell(with_links) -> int:
         seen = np.zeros(board.n, np.int32)
         queue = np.empty(board.n, np.int32)
-        rooms_cap = 3 if with_links.count else 1
+        rooms_cap = 3 if with_links.nlinks else 1
         found, _ = feature_cell(
             occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue,
             with_links, 4, rooms_cap, 4,

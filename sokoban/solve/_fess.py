@@ -34,8 +34,8 @@ from sokoban.solve._features import (
     CONNECTIVITY_CAP,
     MAX_BUCKETS,
     OUT_OF_PLAN_CAP,
-    ROOMS_CAP,
     QUEUED,
+    ROOMS_CAP,
     cell_push,
     feature_cell,
     new_cells,
@@ -57,7 +57,6 @@ from sokoban.solve._fess_kernel import (
     expand_batch,
     expansion_room,
 )
-from sokoban.solve._rooms import no_links, room_links
 from sokoban.solve._options import FESS_DEADLOCK_OPTIONS, PACKED_WALLS_OPTION
 from sokoban.solve._packed_walls import (
     PACKED_WALLS,
@@ -71,6 +70,7 @@ from sokoban.solve._packing import PackingOrder, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._pull_search import PullSearch, no_meet
 from sokoban.solve._reach import reach
+from sokoban.solve._rooms import no_links, room_links
 from sokoban.solve._store import EXPANDED, GOAL, MEET, NODES, new_store
 from sokoban.solve._tables import Tables
 from sokoban.solve._turns import Entrant, take_turns
@@ -162,7 +162,7 @@ class Fess:
         buckets = min(board.hmax + 1, MAX_BUCKETS)
         #: The links between the level's rooms (none: the room connectivity feature off).
         self.links = room_links(board) if rooms else no_links()
-        rooms_cap = min(ROOMS_CAP, self.links.count + 1)
+        rooms_cap = min(ROOMS_CAP, self.links.nlinks + 1)
         self.cells = new_cells(len(plan.steps), buckets, rooms_cap)
         self.counters = np.zeros(11, dtype=np.int64)
         self.counters[MEET] = -1
@@ -377,9 +377,10 @@ def fess(
     **options: Any,
 ) -> SolveResult:
     """Feature-space search: takes turns among cells of (goals packed in the packing
-    order, regions, obstructed room links, boxes out of plan). Option ``key``: how a cell orders its positions,
-    a name of :data:`FESS_KEYS` or several joined by commas, run by turns. ``tables``:
-    the level's tables, when a portfolio has them (else built here)."""
+    order, regions, obstructed room links, boxes out of plan). Option ``key``: how a
+    cell orders its positions, a name of :data:`FESS_KEYS` or several joined by commas,
+    run by turns. ``tables``: the level's tables, when a portfolio has them (else built
+    here)."""
     tables = tables or Tables(level)
     board = tables.board
     plan = tables.plan(parking=options["parking"])

@@ -41,7 +41,7 @@ SMALL_BOXES = 10
 class Entry(NamedTuple):
     """A search of the portfolio: ``greedy``, ``fess`` or ``astar``, and its settings
     (``plan``: greedy's penalty per box out of plan; ``key``, ``macros``,
-    ``packed_walls``, ``tunnels`` for fess)."""
+    ``packed_walls``, ``tunnels``, ``rooms`` for fess)."""
 
     method: str
     settings: Mapping[str, Any] = {}
@@ -54,7 +54,12 @@ class Entry(NamedTuple):
         return f"{name} ({shown})" if shown else name
 
 
-#: The portfolio on levels of at most :data:`SMALL_BOXES` boxes, and on bigger ones.
+#: The portfolio on levels of at most :data:`SMALL_BOXES` boxes, and on bigger ones. The
+#: searches differ in their feature space as in their keys: above 10 boxes the `weight`
+#: keys go without the room connectivity feature (``rooms``), which spreads a search over
+#: up to four times the cells, and settle the levels whose plan leads straight to the goals;
+#: the `mixed` and `features` keys take it and settle some multi-room levels the others
+#: miss.
 SMALL: tuple[Entry, ...] = (
     Entry("greedy", {"plan": 3}),
     Entry("backward"),

@@ -30,7 +30,7 @@ class Links(NamedTuple):
     cells: np.ndarray
 
     @property
-    def count(self) -> int:
+    def nlinks(self) -> int:
         return len(self.start) - 1
 
 
