@@ -149,7 +149,7 @@ def feature_cell(
 @njit
 def cell_push(cells, nxt, counters, cell, key, node):
     """Put ``node`` into bucket ``key`` of ``cell``. ``cells``: :class:`Cells`, with a row
-    free when the cell has none yet (:meth:`Cells.rows_short`); ``nxt``: int32[cap]
+    free when the cell has none yet (see :func:`rows_short`); ``nxt``: int32[cap]
     bucket links; ``counters``: the search's, slots :data:`QUEUED` ..."""
     rowof, heads, rows, count, low = cells
     r = rowof[cell]

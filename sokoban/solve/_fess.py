@@ -7,9 +7,10 @@ Every cell holds its positions in LIFO buckets by a key (:data:`FESS_KEYS`): the
 lower bound, or a weight - the pushes on the path that improved nothing, neither the
 bound nor a feature - or both; or FESS's own weight, the pushes on the path that none of
 its advisors proposed (of a node's children, the best that packs more, the best with
-fewer player regions, the best with fewer boxes out of plan, the lowest bound). The
-search progresses along the packing order without betting everything on one path;
-:func:`sokoban.solve._turns.take_turns` runs searches with different keys by turns.
+fewer player regions, with fewer obstructed room links, with fewer boxes out of plan,
+the lowest bound). The search progresses along the packing order without betting
+everything on one path; :func:`sokoban.solve._turns.take_turns` runs searches with
+different keys by turns.
 
 It stores nodes in the shared node store (:mod:`sokoban.solve._store`) and the
 transposition table of :mod:`sokoban.solve._table`; the path's macros are found again

@@ -79,10 +79,10 @@ def room_links(board: Board) -> Links:
         touched = {int(rooms[x]) for m in members for x in nbr[m] if x >= 0 and room[x]}
         cells = members[board.dead[members] == 0]
         if len(touched) >= 2 and len(cells):
-            runs.append(cells.astype(np.int32))
+            runs.append(cells)
     start = np.zeros(len(runs) + 1, dtype=np.int32)
     start[1:] = np.cumsum([len(r) for r in runs])
-    cells = np.concatenate(runs) if runs else np.zeros(0, dtype=np.int32)
+    cells = np.concatenate(runs) if runs else np.zeros(0, dtype=np.int64)
     return Links(start, cells.astype(np.int32))
 
 
