@@ -165,14 +165,68 @@ def test_regions_count_the_areas_the_boxes_cut() -> None:
     board = Board(level(CORRIDOR))
     seen = np.zeros(board.n, np.int32)
     queue = np.empty(board.n, np.int32)
-    assert regions(occupancy(board, []), board.nbr, seen, 1, queue)[0] == 1
+    none = np.zeros(board.n, np.int32), -1  # no region walked before
+
+    def count(boxes, mark, cap=99):
+        return regions(occupancy(board, boxes), board.nbr, seen, mark, queue, cap, *none)
+
+    assert count([], 1)[0] == 1
     # A box in the corridor's mouth cuts the corridor off from the room.
-    count, mark = regions(occupancy(board, [(4, 4)]), board.nbr, seen, 10, queue)
-    assert count == 2 and mark == 12
+    assert count([(4, 4)], 10) == (2, 12)
     # A box at the corridor's end cuts nothing off; one in the middle cuts off the end.
-    assert regions(occupancy(board, [(4, 4), (4, 6)]), board.nbr, seen, 20, queue)[0] == 2
-    assert regions(occupancy(board, [(4, 5)]), board.nbr, seen, 30, queue)[0] == 2
-    assert regions(occupancy(board, [(4, 4), (4, 5)]), board.nbr, seen, 40, queue)[0] == 2
+    assert count([(4, 4), (4, 6)], 20)[0] == 2
+    assert count([(4, 5)], 30)[0] == 2
+    assert count([(4, 4), (4, 5)], 40)[0] == 2
+    # The count stops at its cap.
+    assert count([(4, 4)], 50, cap=1) == (1, 51)
+
+
+def plain_regions(board: Board, occ: np.ndarray) -> int:
+    """The oracle: components of the free cells, one breadth-first flood each."""
+    seen: set[int] = set()
+    count = 0
+    for s in range(board.n):
+        if occ[s] >= 0 or s in seen:
+            continue
+        count += 1
+        seen.add(s)
+        todo = deque([s])
+        while todo:
+            c = todo.popleft()
+            for x in board.nbr[c]:
+                if x >= 0 and occ[x] < 0 and int(x) not in seen:
+                    seen.add(int(x))
+                    todo.append(int(x))
+    return count
+
+
+def test_regions_count_the_players_walk_as_one_region_without_its_flood() -> None:
+    # Random boxes on XSokoban 1: given the player's walk, the count is the oracle's (up
+    # to the cap), as it is without; cells marked before the call still count as seen.
+    board = Board(PUBLIC.level("xsokoban.xsb", 1))
+    rng = np.random.default_rng(7)
+    queue = np.empty(board.n, np.int32)
+    for trial in range(200):
+        occ = np.full(board.n, -1, np.int32)
+        cells = rng.choice(board.n, size=int(rng.integers(1, board.n // 2)), replace=False)
+        occ[cells] = np.arange(len(cells), dtype=np.int32)
+        free = np.flatnonzero(occ < 0)
+        if not len(free):
+            continue
+        walked = np.zeros(board.n, np.int32)
+        scratch = np.empty(board.n, np.int32)
+        reach(int(rng.choice(free)), occ, board.nbr, walked, 3, scratch, scratch.copy())
+        want = plain_regions(board, occ)
+        for cap in (2, 4, 99):
+            seen = np.zeros(board.n, np.int32)
+            got = regions(occ, board.nbr, seen, 1, queue, cap, walked, 3)
+            assert got == (min(want, cap), 1 + min(want, cap)), trial
+        # A cell marked before the call counts as seen, walk or not: the same count as
+        # without the walk.
+        seen = np.zeros(board.n, np.int32)
+        seen[free[0]] = 5
+        without = regions(occ, board.nbr, seen.copy(), 5, queue, 99, walked, -1)
+        assert regions(occ, board.nbr, seen, 5, queue, 99, walked, 3) == without
 
 
 def test_feature_cell_combines_the_features() -> None:
@@ -184,7 +238,7 @@ def test_feature_cell_combines_the_features() -> None:
     occ = occupancy(board, [(4, 6), (4, 4)])  # packed 1, regions 2, out of plan 1
     cell, _ = feature_cell(
         occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue,
-        no_links(), 6, 1, 6,
+        seen, -1, no_links(), 6, 1, 6,
     )  # fmt: skip
     assert cell == (1 * 6 + 1) * 6 + 1
 
@@ -202,7 +256,7 @@ def test_feature_cell_with_no_region_counted_stays_in_its_packed_count() -> None
     seen = np.full(board.n, 5, np.int32)  # every cell flooded with the mark passed
     cell, mark = feature_cell(
         occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 5, queue,
-        no_links(), 6, 1, 6,
+        seen, -1, no_links(), 6, 1, 6,
     )  # fmt: skip
     assert cell == (1 * 6 + 0) * 6 + 1 and mark == 5
 

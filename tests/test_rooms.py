@@ -104,7 +104,7 @@ def test_feature_cell_takes_the_obstructed_links_as_its_third_feature() -> None:
         rooms_cap = 3 if with_links.nlinks else 1
         found, _ = feature_cell(
             occ, board.nbr, plan.steps, plan.step_parent, plan.feeds, ok, seen, 1, queue,
-            with_links, 4, rooms_cap, 4,
+            seen, -1, with_links, 4, rooms_cap, 4,
         )  # fmt: skip
         return int(found)
 

@@ -83,18 +83,34 @@ def new_cells(steps: int, buckets: int, rooms_cap: int) -> Cells:
 
 
 @njit(internal=True)
-def regions(occ, nbr, seen, mark, queue):
-    """How many connected regions the free cells (``occ < 0``) form; uses marks
-    ``mark..mark + regions - 1`` of ``seen`` (int32[n]) and returns (regions, next mark).
-    A cell marked ``mark`` or above before the call counts as seen. ``occ``, ``queue``:
-    int32[n]; ``nbr``: int32[n, 4]. (Not the player's flood of
-    :func:`sokoban.solve._reach.reach`: this one visits every free cell, and a cell of an
-    earlier flood of the same call is never entered.)"""
+def regions(occ, nbr, seen, mark, queue, cap, walked, wmark):
+    """How many connected regions the free cells (``occ < 0``) form, counted up to
+    ``cap`` (the count stops there); uses marks ``mark..mark + regions - 1`` of ``seen``
+    (int32[n]) and returns (regions, next mark). A cell marked ``mark`` or above before
+    the call counts as seen. The cells with ``walked[c] == wmark`` (int32[n]) are one
+    region flooded before, the player's walk: it is counted without a flood of its own
+    (``wmark`` that no cell holds: none). ``occ``, ``queue``: int32[n]; ``nbr``:
+    int32[n, 4]. (Not the player's flood of :func:`sokoban.solve._reach.reach`: this one
+    visits every free cell, and a cell of an earlier flood of the same call is never
+    entered.)"""
     n = nbr.shape[0]
     first = mark
     count = 0
+    # The walked region counts as one unless cells marked before the call may cut it.
+    known = False
     for s in range(n):
-        if occ[s] >= 0 or seen[s] >= first:
+        if occ[s] < 0 and seen[s] >= first:
+            known = False
+            break
+        if walked[s] == wmark:
+            known = True
+    if known:
+        count = 1
+        mark += 1
+        if count >= cap:
+            return count, mark
+    for s in range(n):
+        if occ[s] >= 0 or seen[s] >= first or (known and walked[s] == wmark):
             continue
         seen[s] = mark
         queue[0] = s
@@ -110,6 +126,8 @@ def regions(occ, nbr, seen, mark, queue):
                     tail += 1
         count += 1
         mark += 1
+        if count >= cap:
+            break
     return count, mark
 
 
@@ -128,16 +146,18 @@ def obstructed(occ, link_start, link_cells):
 
 @njit
 def feature_cell(
-    occ, nbr, steps, parent, feeds, ok, seen, mark, queue, links, conn_cap, rooms_cap, oop_cap
-):
+    occ, nbr, steps, parent, feeds, ok, seen, mark, queue, walked, wmark, links, conn_cap,
+    rooms_cap, oop_cap,
+):  # fmt: skip
     """The feature-space cell of the boxes ``occ`` (int32[n]) and the next free mark:
     ``((packed * conn_cap + min(regions, conn_cap) - 1) * rooms_cap + min(obstructed
     links, rooms_cap - 1)) * oop_cap + min(out of plan, oop_cap - 1)``, packed counting
     the plan's steps. ``steps``, ``parent``, ``feeds``, ``ok``: see
     :func:`sokoban.solve._packing.steps_packed`; ``seen``, ``queue``: int32[n] scratch;
-    ``links``: the room links (start, cells) of :class:`~sokoban.solve._rooms.Links`."""
+    ``walked``, ``wmark``: the player's walk, see :func:`regions`; ``links``: the room
+    links (start, cells) of :class:`~sokoban.solve._rooms.Links`."""
     packed, out = steps_packed(occ, steps, parent, feeds, ok)
-    count, mark = regions(occ, nbr, seen, mark, queue)
+    count, mark = regions(occ, nbr, seen, mark, queue, conn_cap, walked, wmark)
     conn = max(0, min(count, conn_cap) - 1)  # no region counted when every cell was seen
     rooms = 0
     if rooms_cap > 1:

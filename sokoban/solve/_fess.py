@@ -196,10 +196,8 @@ class Fess:
         n = board.n
         occ = np.full(n, -1, np.int32)
         occ[boxes] = np.arange(len(boxes), dtype=np.int32)
-        scratch = np.zeros(n, np.int32)
-        player = int(
-            reach(board.player, occ, board.nbr, scratch, 1, scratch.copy(), scratch.copy())
-        )
+        walked = np.zeros(n, np.int32)
+        player = int(reach(board.player, occ, board.nbr, walked, 1, walked.copy(), walked.copy()))
         zbox, zplayer = self.kernel_board.zbox, self.kernel_board.zplayer
         key = np.uint64(zplayer[player])
         for b in boxes:
@@ -231,6 +229,8 @@ class Fess:
             np.zeros(n, np.int32),
             1,
             np.empty(n, np.int32),
+            walked,
+            1,
             self.links,
             CONNECTIVITY_CAP,
             int(self.params[P_ROOMS]),

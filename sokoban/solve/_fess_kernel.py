@@ -433,7 +433,7 @@ def _place(tree, work, own, origin, k, b, t, stand, pushes):
         return CHILD_STORED
     cell, marks[M_SEEN3] = feature_cell(
         occ, nbr, psteps, sparent, feeds, own.ok, own.seen3, marks[M_SEEN3], work.fifo2,
-        tree.links, conn_cap, rooms_cap, oop_cap,
+        work.seen2, marks[M_SEEN2], tree.links, conn_cap, rooms_cap, oop_cap,
     )  # fmt: skip
     # A move that lowers the bound or improves a feature is free; under the advisors' key,
     # only the moves :func:`_advise` picks once every child is known.

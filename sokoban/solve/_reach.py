@@ -4,7 +4,7 @@ that every module of the engine can import it).
 
 Floods that do something else keep their own loop, each for a reason it states: the
 regions count of the feature space (:func:`sokoban.solve._features.regions`: every free
-region, one mark each), the corral floods that list a corral's fence
+region but the player's, one mark each), the corral floods that list a corral's fence
 (:mod:`sokoban.solve._corral`, :mod:`sokoban.solve._corral_deadlock`), the flood around
 two boxes named by their cells while the two-box table is built
 (:mod:`sokoban.solve._pairs`), the pull floods that ask where a lone box can come from
