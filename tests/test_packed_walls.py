@@ -15,12 +15,15 @@ from sokoban import Level
 from sokoban.solve import Status, solve
 from sokoban.solve._board import Board
 from sokoban.solve._packed_walls import (
+    CHAIN_CACHE_BYTES,
+    CHAIN_SETS,
     FROZEN_CACHE_BYTES,
     FROZEN_SETS,
     frozen_short,
     goals_short,
     goals_short_chain,
     must_precede,
+    new_chain_cache,
     new_frozen_cache,
     new_scratch,
 )
@@ -42,27 +45,13 @@ def level(text: str) -> Level:
 
 def short(board: Board, plan: PackingOrder, cells: list[int], mode: str = "prefix") -> bool:
     """The kernel of ``mode`` on the boxes at floor indices ``cells``."""
+    if mode == "chain":
+        return chain(board, plan, cells, np.zeros(board.n, np.int32), 1)[0]
     boxes = np.array(cells, dtype=np.int16)
     occ = np.full(board.n, -1, np.int32)
     occ[boxes] = np.arange(len(boxes), dtype=np.int32)
     ng = len(plan.order)
     scratch = new_scratch(board.n, len(boxes), ng)
-    if mode == "chain":
-        result, _ = goals_short_chain(
-            boxes,
-            board.boxes.astype(np.int16),
-            occ,
-            board.nbr,
-            plan.order,
-            plan.parent,
-            plan.precedes(),
-            np.ones(ng, np.uint8),
-            np.zeros(board.n, np.uint8),
-            np.zeros(board.n, np.int32),
-            1,
-            scratch,
-        )
-        return bool(result)
     before = must_precede(board.nbr, plan.order, board.boxes.astype(np.int32))
     return bool(
         goals_short(
@@ -158,6 +147,39 @@ def matched(reaches: Callable[[int, int], bool], free: list[int], empty: list[in
         all(reaches(c, i) for c, i in zip(order, empty, strict=True))
         for order in permutations(free)
     )
+
+
+def chain(
+    board: Board,
+    plan: PackingOrder,
+    cells: list[int],
+    seen: np.ndarray,
+    mark: int,
+    cache: tuple[np.ndarray, ...] | None = None,
+) -> tuple[bool, int]:
+    """The chain mode's kernel on the boxes at floor indices ``cells``, its floods marked
+    in ``seen`` from ``mark`` on, its floods kept in ``cache`` (none: a fresh one)."""
+    boxes = np.array(cells, dtype=np.int16)
+    occ = np.full(board.n, -1, np.int32)
+    occ[boxes] = np.arange(len(boxes), dtype=np.int32)
+    ng = len(plan.order)
+    result, mark = goals_short_chain(
+        boxes,
+        board.boxes.astype(np.int16),
+        occ,
+        board.nbr,
+        plan.order,
+        plan.parent,
+        plan.precedes(),
+        np.ones(ng, np.uint8),
+        np.zeros(board.n, np.uint8),
+        seen,
+        mark,
+        new_scratch(board.n, len(boxes), ng, False),
+        board.kernel_board().zbox,
+        new_chain_cache(board.n, ng) if cache is None else cache,
+    )
+    return bool(result), int(mark)
 
 
 def reference_chain(lv: Level, plan: PackingOrder, board: Board, boxes: list[int]) -> bool:
@@ -457,28 +479,59 @@ def test_the_chain_test_returns_a_mark_no_cell_holds_yet() -> None:
     lv = level(SPENT)
     board = Board(lv)
     plan = packing_order(board)
-    ng = len(board.goals)
     goals = sorted(int(g) for g in board.goals)
     off = [int(c) for c in board.boxes if int(c) not in goals]
-    cells = np.array(sorted(goals[:1] + off[: len(board.boxes) - 1]), dtype=np.int16)
-    occ = np.full(board.n, -1, np.int32)
-    occ[cells] = np.arange(len(cells))
+    cells = sorted(goals[:1] + off[: len(board.boxes) - 1])
     seen = np.zeros(board.n, np.int32)
-    _, mark = goals_short_chain(
-        cells,
-        board.boxes.astype(np.int16),
-        occ,
-        board.nbr,
-        plan.order,
-        plan.parent,
-        plan.precedes(),
-        np.ones(ng, np.uint8),
-        np.zeros(board.n, np.uint8),
-        seen,
-        1,
-        new_scratch(board.n, len(cells), ng, False),
-    )
+    _, mark = chain(board, plan, cells, seen, 1)
     assert seen.max() > 0 and mark > seen.max()
+
+
+def test_a_shared_cache_of_chain_floods_answers_and_marks_as_a_fresh_one() -> None:
+    # The kernel keeps each set of packed goals' floods; positions of one board through
+    # one cache (one slot, so that sets take it from each other) must give the same
+    # answer, the same next mark and the same marked cells as each with a fresh cache:
+    # the fess kernel's regions count reads the last flood's marks.
+    rng = random.Random(13)
+    boards = 0
+    outcomes = {True: 0, False: 0}
+    while boards < 12:
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        boards += 1
+        board = Board(lv)
+        plan = packing_order(board)
+        ng = len(plan.order)
+        for sets in (1, CHAIN_SETS):
+            keys, floods, meta = new_chain_cache(board.n, ng)
+            cache = (keys[:sets].copy(), floods[:sets].copy(), meta[:sets].copy())
+            pool = [int(g) for g in plan.order] * 3 + list(range(board.n))
+            seen_shared = np.zeros(board.n, np.int32)
+            seen_fresh = np.zeros(board.n, np.int32)
+            mark = 1
+            for _ in range(60):
+                cells = sorted(set(rng.sample(pool, 4)))
+                if len(cells) < 4:
+                    continue
+                # Twice: the second time the set's floods are in the cache for sure.
+                for _ in range(2):
+                    got = chain(board, plan, cells, seen_shared, mark, cache)
+                    want = chain(board, plan, cells, seen_fresh, mark)
+                    assert got == want, (lv.xsb(), cells)
+                    assert np.array_equal(seen_shared, seen_fresh), (lv.xsb(), cells)
+                    mark = got[1]
+                outcomes[got[0]] += 1
+    assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
+
+
+def test_the_chain_cache_fits_its_budget_on_the_largest_boards() -> None:
+    for n, goals in ((300, 30), (2000, 1000), (2000, 1)):
+        keys, floods, meta = new_chain_cache(n, goals)
+        sets = len(keys)
+        assert floods.shape == (sets, goals, n) and meta.shape == (sets, 2)
+        assert sets & (sets - 1) == 0  # a power of two: the slot is the key's low bits
+        assert sets == CHAIN_SETS or floods.nbytes <= CHAIN_CACHE_BYTES
 
 
 def test_the_best_first_searches_prune_by_the_frozen_test_and_stay_optimal() -> None:

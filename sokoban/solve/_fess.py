@@ -65,6 +65,7 @@ from sokoban.solve._packed_walls import (
     WALLS_OFF,
     WALLS_PREFIX,
     must_precede,
+    new_chain_cache,
     new_frozen_cache,
 )
 from sokoban.solve._packing import PackingOrder, packing_order
@@ -183,6 +184,11 @@ class Fess:
         self.frozen_cache = new_frozen_cache(
             board.n if frozen_goals else 1, len(board.goals) if frozen_goals else 0
         )
+        #: The packed-walls test's floods per set of packed goals, kept likewise.
+        chained = mode == WALLS_CHAIN
+        self.chain_cache = new_chain_cache(
+            board.n if chained else 1, len(plan.order) if chained else 0
+        )
         #: The matchings of the nodes stored last (:class:`~sokoban.solve._bounds.MatchMemo`),
         #: in no more bytes than the node store: it grows with it.
         self.memo = new_memo(nb, self.store.nbytes)
@@ -244,7 +250,7 @@ class Fess:
     @property
     def nbytes(self) -> int:
         arrays = [*self.store, self.table, self.extra, *self.cells, *self.kernel_board]
-        arrays += [*self.learned, *self.frozen_cache, *self.memo]
+        arrays += [*self.learned, *self.frozen_cache, *self.chain_cache, *self.memo]
         return sum(a.nbytes for a in arrays)
 
     @property
@@ -271,7 +277,7 @@ class Fess:
             self.memo,
             self.links,
         )
-        return expand_batch(tree, self.frozen_cache)
+        return expand_batch(tree, self.frozen_cache, self.chain_cache)
 
     def grow(self, code: int, memory: int) -> bool:
         """Double the node store, table and links, or give the feature cells more rows of

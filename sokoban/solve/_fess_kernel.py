@@ -117,12 +117,13 @@ class FessWork(NamedTuple):
     :class:`~sokoban.solve._children.Work`: seen3 int32[n] (the regions' floods), ok
     uint8[m] (all 1), the carry's queue int32[3, 4n] and stamps int32[4n], the macro
     targets and picks int64, the packed-walls scratch
-    (:func:`~sokoban.solve._packed_walls.new_scratch`), the frozen-on-goals test
-    (:class:`~sokoban.solve._packed_walls.FrozenTest`, whose wall map the packed-walls
-    test shares), the marks int64[5] (slots :data:`M_SEEN` ...) and the nodes of the
-    children of the node being expanded, queued once they all are known (the advisors'
-    key) int64[room]: room for every child a node may have, which also bounds the nodes
-    an expansion may add to the store."""
+    (:func:`~sokoban.solve._packed_walls.new_scratch`) and its chain mode's floods per
+    set of packed goals (:func:`~sokoban.solve._packed_walls.new_chain_cache`), the
+    frozen-on-goals test (:class:`~sokoban.solve._packed_walls.FrozenTest`, whose wall
+    map the packed-walls test shares), the marks int64[5] (slots :data:`M_SEEN` ...) and
+    the nodes of the children of the node being expanded, queued once they all are known
+    (the advisors' key) int64[room]: room for every child a node may have, which also
+    bounds the nodes an expansion may add to the store."""
 
     seen3: np.ndarray
     ok: np.ndarray
@@ -131,6 +132,7 @@ class FessWork(NamedTuple):
     targets: np.ndarray
     picks: np.ndarray
     walls: tuple[np.ndarray, ...]
+    chain: tuple[np.ndarray, ...]
     frozen: FrozenTest
     marks: np.ndarray
     pending: np.ndarray
@@ -142,12 +144,16 @@ def expansion_room(params: np.ndarray, nb: int) -> int:
     return 4 * nb + 1 + max(1, int(params[P_TARGETS])) * max(1, int(params[P_MACRO]))
 
 
-def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
+def expand_batch(
+    tree: Tree, frozen_cache: tuple[np.ndarray, ...], chain_cache: tuple[np.ndarray, ...]
+) -> int:
     """Expand up to ``tree.params[P_BUDGET]`` nodes taking turns among the feature cells;
     returns :data:`SOLVED` (the solved node in ``counters[GOAL]``), :data:`EXHAUSTED`,
     :data:`BUDGET` or :data:`FULL` (grow the store, the table and the links).
     ``frozen_cache``: the frozen-goals test's floods per frozen set
-    (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
+    (:func:`~sokoban.solve._packed_walls.new_frozen_cache`) and ``chain_cache``: the
+    packed-walls test's floods per set of packed goals
+    (:func:`~sokoban.solve._packed_walls.new_chain_cache`), kept by the caller from call
     to call.
 
     Plain Python that makes the work arrays of the kernel :func:`_fess_steps` (see
@@ -171,6 +177,7 @@ def expand_batch(tree: Tree, frozen_cache: tuple[np.ndarray, ...]) -> int:
         np.empty(targets, dtype=np.int64),
         np.empty(picks, dtype=np.int64),
         walls_scratch(n, nb, ng if packed_walls else 0, packed_walls == WALLS_PREFIX),
+        chain_cache,
         new_frozen_test(n, nb, order if frozen_goals else order[:0], frozen_cache),
         np.array([0, 0, 1, 0, 0], dtype=np.int64),
         np.empty(room, dtype=np.int64),
@@ -244,8 +251,9 @@ def _fess_steps(tree, work, own):
         )
         if not pruned and packed_walls != 0:
             if _packed_short(
-                boxes, nd_boxes[0], occ, nbr, order, parent, before, packed_walls, own
-            ):
+                boxes, nd_boxes[0], occ, nbr, order, parent, before, packed_walls, own,
+                board.zbox,
+            ):  # fmt: skip
                 counters[SHORT] += 1
                 pruned = True
         # Boxes frozen on goals are walls for good: a proof (unlike the test above).
@@ -372,7 +380,7 @@ def _advise(tree, own, origin):
 
 
 @njit(internal=True)
-def _packed_short(boxes, starts, occ, nbr, order, parent, before, mode, own):
+def _packed_short(boxes, starts, occ, nbr, order, parent, before, mode, own, zbox):
     """The packed-walls test of :mod:`sokoban.solve._packed_walls` in ``mode``
     (:data:`~sokoban.solve._packed_walls.WALLS_PREFIX` or ``WALLS_CHAIN``) on the node
     about to be expanded; the chain mode takes marks of ``own.seen3``."""
@@ -383,7 +391,7 @@ def _packed_short(boxes, starts, occ, nbr, order, parent, before, mode, own):
     first = marks[M_SEEN3]
     short, marks[M_SEEN3] = goals_short_chain(
         boxes, starts, occ, nbr, order, parent, before, own.ok, wall, own.seen3,
-        marks[M_SEEN3], own.walls,
+        marks[M_SEEN3], own.walls, zbox, own.chain,
     )  # fmt: skip
     if marks[M_SEEN3] != first:
         # One mark back: the first child's regions count then takes the cells of the

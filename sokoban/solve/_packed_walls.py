@@ -10,8 +10,9 @@ box the search already spent elsewhere: a goal reachable from one side only, by 
 box that starts there, is lost when the search packs that box into another goal early,
 and the search then drowns below the last goal.
 
-The cells each goal is reachable from depend only on how many goals are packed, so they
-are computed once per prefix and kept; a test is then a bipartite matching.
+The cells each goal is reachable from depend only on which goals are packed, so they
+are computed once per prefix (or, in the chain mode, per set of packed goals) and kept;
+a test is then a bipartite matching.
 
 Not a proof: a packed box may in truth have to leave its goal. A search that prunes with
 it proves nothing by running out of positions (:mod:`sokoban.solve._fess` searches again
@@ -180,46 +181,108 @@ def goals_short(boxes, starts, occ, nbr, order, before, wall, scratch):
     return _short(reach, packed, nb, ng, match, wall[:0])
 
 
+#: Sets of chain-packed goals whose floods :func:`goals_short_chain` keeps (a
+#: direct-mapped cache by the set's Zobrist key; a power of two), and the bytes the cache
+#: may take: fewer sets on big boards, as for :data:`FROZEN_SETS`.
+CHAIN_SETS = 256
+CHAIN_CACHE_BYTES = 16 << 20
+
+
+def new_chain_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
+    """The cache of :func:`goals_short_chain` for ``n`` floor cells and ``ngoals`` goals:
+    per slot the Zobrist key of a set of packed goals (0: empty) int64[s], per slot and
+    goal the cells a lone box reaches that goal from with that set as walls uint8[s, g, n],
+    and per slot the goals flooded and whether every flooded goal was reached from some
+    start cell int32[s, 2]; s is :data:`CHAIN_SETS`, or the largest power of two below it
+    that fits :data:`CHAIN_CACHE_BYTES`."""
+    row = max(ngoals, 1) * max(n, 1)
+    sets = CHAIN_SETS
+    while sets > 1 and sets * row > CHAIN_CACHE_BYTES:
+        sets //= 2
+    return (
+        np.zeros(sets, dtype=np.int64),
+        np.zeros((sets, max(ngoals, 1), max(n, 1)), dtype=np.uint8),
+        np.zeros((sets, 2), dtype=np.int32),
+    )
+
+
 @njit(internal=True)
 def goals_short_chain(
-    boxes, starts, occ, nbr, order, parent, before, ok, wall, seen, mark, scratch
+    boxes, starts, occ, nbr, order, parent, before, ok, wall, seen, mark, scratch, zbox, cache
 ):
     """:func:`goals_short` with the goals packed by the order's chains
     (:func:`sokoban.solve._packing.packed_count`: a goal holding a box whose goals that
     must come first are all packed) as walls, not only its filled prefix: more walls, so
-    more positions are short, and no cache (the walls are not a prefix); returns (short,
-    next free mark of ``seen``). ``parent``: the order's parents
-    (:class:`sokoban.solve._packing.PackingOrder`); ``ok``: uint8[g] scratch; ``seen``:
-    int32[n] flood marks; the rest as for :func:`goals_short`."""
+    more positions are short; returns (short, next free mark of ``seen``). ``parent``: the
+    order's parents (:class:`sokoban.solve._packing.PackingOrder`); ``ok``: uint8[g]
+    scratch; ``seen``: int32[n] flood marks; ``zbox``: int64[n], Zobrist keys; the rest as
+    for :func:`goals_short`.
+
+    The floods depend only on the set of packed goals: ``cache``
+    (:func:`new_chain_cache`) keeps them per set, so a test whose set was seen before is
+    a bipartite matching only. Either way the last flood's cells end up marked in
+    ``seen``, as the floods leave them (see the caller's regions count)."""
     _, _, reach, match, queue = scratch
+    keys, floods, meta = cache
     packed, _ = packed_count(occ, order, parent, ok)
     if packed == 0:
         return False, mark
     nb = boxes.shape[0]
     ng = order.shape[0]
-    reach[:, :] = 0
-    reached = True
-    for i in range(ng):
-        if ok[i]:
-            continue  # packed
-        for j in range(ng):
-            wall[order[j]] = ok[j] | before[i, j]
-        mark += 1
-        _pull_flood(order[i], nbr, wall, wall[:0], seen, mark, queue)
-        reached = False
-        for k in range(nb):
-            if seen[starts[k]] == mark:
-                reached = True
-            if seen[boxes[k]] == mark:
-                reach[k, i] = 1
-        if not reached:
-            break
+    key = 0
     for j in range(ng):
-        wall[order[j]] = 0
+        if ok[j]:
+            key ^= zbox[order[j]]
+    slot = key & (keys.shape[0] - 1)
+    if key == 0:
+        key = 1  # 0 marks an empty slot
+    if keys[slot] != key:
+        keys[slot] = key
+        done = 0
+        reached = True
+        for i in range(ng):
+            if ok[i]:
+                continue  # packed
+            for j in range(ng):
+                wall[order[j]] = ok[j] | before[i, j]
+            floods[slot, i, :] = 0
+            _pull_flood(order[i], nbr, wall, wall[:0], floods[slot, i], 1, queue)
+            done += 1
+            reached = False
+            for k in range(nb):
+                if floods[slot, i, starts[k]]:
+                    reached = True
+                    break
+            if not reached:
+                break
+        for j in range(ng):
+            wall[order[j]] = 0
+        meta[slot, 0] = done
+        meta[slot, 1] = 1 if reached else 0
+    done = meta[slot, 0]
+    reach[:, :] = 0
+    flooded = 0
+    last = -1
+    for i in range(ng):
+        if flooded == done:
+            break
+        if ok[i]:
+            continue
+        flooded += 1
+        last = i
+        for k in range(nb):
+            if floods[slot, i, boxes[k]]:
+                reach[k, i] = 1
+    # The floods take marks mark + 1 .. mark + done; the last one's cells keep theirs.
+    mark += done
+    if last >= 0:
+        for c in range(seen.shape[0]):
+            if floods[slot, last, c]:
+                seen[c] = mark
     # Marks up to ``mark`` are used: the next free one is ``mark + 1`` (a caller that
     # floods from there, as :func:`sokoban.solve._fess.regions` does, counts every
     # cell marked at or above its first mark as seen).
-    if not reached:
+    if not meta[slot, 1]:
         return False, mark + 1  # the plan cannot be followed from here
     for i in range(ng):
         ok[i] = 1 - ok[i]  # the goals to match
