@@ -417,6 +417,41 @@ def test_rematch_repairs_a_matching_after_one_box_moves() -> None:
         assert rematch(boxes, k, board.dist, parent, work) == naive.min_matching(costs)
 
 
+def test_rematch_chained_over_pushes_keeps_the_matching_optimal() -> None:
+    # Each repair starts from the last one's solution, as the searches chain them down a
+    # path of one-cell moves, towards the box's assigned goal and away from it.
+    rng = np.random.default_rng(12)
+    start = level(SMALL[1])
+    board = Board(start)
+    alive = set(int(c) for c in np.flatnonzero(board.dead == 0))
+    nb = len(board.boxes)
+    kept = augmented = 0
+    for _ in range(20):
+        boxes = rng.choice(sorted(alive), nb, replace=False).astype(np.int16)
+        parent = np.zeros((6, nb + 1), np.int64)
+        if matching(boxes, board.dist, parent) >= INF:
+            continue
+        for _ in range(30):
+            k = int(rng.integers(nb))
+            steps = [int(c) for c in board.nbr[boxes[k]] if c in alive and c not in boxes]
+            if not steps:
+                continue
+            assigned = list(parent[2]).index(k + 1)
+            before = int(board.dist[assigned - 1, boxes[k]])
+            boxes[k] = steps[int(rng.integers(len(steps)))]
+            work = np.zeros((6, nb + 1), np.int64)
+            got = rematch(boxes, k, board.dist, parent, work)
+            costs = [[int(board.dist[g, b]) for g in range(nb)] for b in boxes]
+            assert got == naive.min_matching(costs)
+            if got >= INF:
+                break
+            closer = int(board.dist[assigned - 1, boxes[k]]) < before
+            kept += closer
+            augmented += not closer
+            parent = work
+    assert kept > 20 and augmented > 20, (kept, augmented)
+
+
 def test_push_distances_match_lone_box_search() -> None:
     start = level(SMALL[3])
     board = Board(start)
