@@ -19,6 +19,7 @@ from sokoban.solve._packed_walls import (
     CHAIN_SETS,
     FROZEN_CACHE_BYTES,
     FROZEN_SETS,
+    _sides,
     frozen_short,
     goals_short,
     goals_short_chain,
@@ -439,6 +440,57 @@ def test_a_shared_cache_of_floods_answers_as_a_fresh_one() -> None:
             assert got == frozen(board, cells), (lv.xsb(), cells)
             outcomes[got] += 1
     assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
+
+
+def reference_sides(nbr: np.ndarray, wall: np.ndarray) -> np.ndarray:
+    """``_sides`` by a flood of the player per cell and side, the box on the cell."""
+    n = len(nbr)
+    side = np.full((n, 4), -1, np.int8)
+    for x in range(n):
+        if wall[x]:
+            continue
+        region = {}
+        for d in range(4):
+            p = int(nbr[x, d])
+            if p < 0 or wall[p] or p in region:
+                continue
+            todo, region[p] = [p], d
+            while todo:
+                u = todo.pop()
+                for v in nbr[u]:
+                    if v >= 0 and v != x and not wall[v] and v not in region:
+                        region[int(v)] = d
+                        todo.append(int(v))
+        for e in range(4):
+            p = int(nbr[x, e])
+            if p >= 0 and not wall[p]:
+                side[x, e] = region[p]
+    return side
+
+
+def test_the_sides_around_a_lone_box_agree_with_a_flood_per_side() -> None:
+    # One depth-first search labels every cell's sides; rooms with random cells walled
+    # off (as frozen boxes are) give doors, dead ends and cells cut off altogether.
+    rng = random.Random(17)
+    joined = parted = 0
+    for _ in range(60):
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        board = Board(lv)
+        n = board.n
+        wall = np.zeros(n, np.uint8)
+        wall[rng.sample(range(n), rng.randint(0, n // 4))] = 1
+        side = np.zeros((n, 4), np.int8)
+        times = np.zeros((3, n), np.int32)
+        _sides(board.nbr, wall, side, times[0], times[1], times[2], np.empty(4 * n, np.int32))
+        expected = reference_sides(board.nbr, wall)
+        assert (side == expected).all(), (lv.xsb(), np.flatnonzero(wall).tolist())
+        # Both cases occur: a box whose neighbours meet beyond it, and one that parts them.
+        own = side == np.arange(4)
+        joined += int(((side >= 0) & ~own).any(axis=1).sum())
+        parted += int((own.sum(axis=1) >= 2).sum())
+    assert joined >= 50 and parted >= 50, (joined, parted)
 
 
 def test_the_cache_of_floods_fits_its_budget_on_the_largest_boards() -> None:
