@@ -19,13 +19,16 @@ from sokoban.solve._packed_walls import (
     CHAIN_SETS,
     FROZEN_CACHE_BYTES,
     FROZEN_SETS,
+    _pull_flood,
     _sides,
     frozen_short,
+    goal_floods,
     goals_short,
     goals_short_chain,
     must_precede,
     new_chain_cache,
     new_frozen_cache,
+    new_goal_floods_scratch,
     new_scratch,
 )
 from sokoban.solve._packing import PackingOrder, packing_order
@@ -556,8 +559,8 @@ def test_a_shared_cache_of_chain_floods_answers_and_marks_as_a_fresh_one() -> No
         plan = packing_order(board)
         ng = len(plan.order)
         for sets in (1, CHAIN_SETS):
-            keys, floods, meta = new_chain_cache(board.n, ng)
-            cache = (keys[:sets].copy(), floods[:sets].copy(), meta[:sets].copy())
+            keys, floods, meta, *scratch = new_chain_cache(board.n, ng)
+            cache = (keys[:sets].copy(), floods[:sets].copy(), meta[:sets].copy(), *scratch)
             pool = [int(g) for g in plan.order] * 3 + list(range(board.n))
             seen_shared = np.zeros(board.n, np.int32)
             seen_fresh = np.zeros(board.n, np.int32)
@@ -577,9 +580,56 @@ def test_a_shared_cache_of_chain_floods_answers_and_marks_as_a_fresh_one() -> No
     assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
 
 
+def test_all_goals_floods_at_once_agree_with_a_flood_per_goal() -> None:
+    # One pass over the pull graph's components against one pull flood per goal, on
+    # rooms with random cells walled off (one-way doors, cut-off goals, walled goals).
+    rng = random.Random(23)
+    reached = unreached = 0
+    for _ in range(60):
+        lv = random_room(rng)
+        if lv is None:
+            continue
+        board = Board(lv)
+        n = board.n
+        order = np.array(rng.sample(range(n), rng.randint(1, 12)), np.int32)
+        wall = np.zeros(n, np.uint8)
+        wall[rng.sample(range(n), rng.randint(0, n // 4))] = 1
+        want = np.array([rng.random() < 0.8 for _ in order], np.int32)
+        floods = np.full((len(order), n), 7, np.uint8)
+        goal_floods(board.nbr, wall, order, want, floods, *new_goal_floods_scratch(n, len(order)))
+        for i, g in enumerate(order):
+            if not want[i]:
+                assert (floods[i] == 7).all()  # left as it was
+                continue
+            expected = np.zeros(n, np.uint8)
+            if not wall[g]:
+                _pull_flood(g, board.nbr, wall, wall[:0], expected, 1, np.empty(n, np.int32))
+            assert np.array_equal(floods[i], expected), (lv.xsb(), int(g), wall.tolist())
+            reached += int(expected.sum() > 1)
+            unreached += int(expected.sum() <= 1)
+    assert reached >= 100 and unreached >= 20, (reached, unreached)
+
+
+def test_goal_bits_span_words_beyond_64_goals() -> None:
+    # A corridor of 70 goals in a row: each goal is reached from the cells before it.
+    lv = level("#" * 74 + "\n#@$" + " " * 69 + ".#\n" + "#" * 74)
+    board = Board(lv)
+    n = board.n
+    order = np.arange(n, dtype=np.int32)[2:]
+    floods = np.zeros((len(order), n), np.uint8)
+    want = np.ones(len(order), np.int32)
+    wall = np.zeros(n, np.uint8)
+    goal_floods(board.nbr, wall, order, want, floods, *new_goal_floods_scratch(n, len(order)))
+    for i, g in enumerate(order):
+        expected = np.zeros(n, np.uint8)
+        _pull_flood(g, board.nbr, wall, wall[:0], expected, 1, np.empty(n, np.int32))
+        assert np.array_equal(floods[i], expected), int(g)
+    assert floods[-1].sum() == n - 1  # the far end: from every cell the player can get behind
+
+
 def test_the_chain_cache_fits_its_budget_on_the_largest_boards() -> None:
     for n, goals in ((300, 30), (2000, 1000), (2000, 1)):
-        keys, floods, meta = new_chain_cache(n, goals)
+        keys, floods, meta = new_chain_cache(n, goals)[:3]
         sets = len(keys)
         assert floods.shape == (sets, goals, n) and meta.shape == (sets, 2)
         assert sets & (sets - 1) == 0  # a power of two: the slot is the key's low bits

@@ -193,7 +193,8 @@ def new_chain_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
     goal the cells a lone box reaches that goal from with that set as walls uint8[s, g, n],
     and per slot the goals flooded and whether every flooded goal was reached from some
     start cell int32[s, 2]; s is :data:`CHAIN_SETS`, or the largest power of two below it
-    that fits :data:`CHAIN_CACHE_BYTES`."""
+    that fits :data:`CHAIN_CACHE_BYTES`. Then the scratch of :func:`goal_floods`
+    (:func:`new_goal_floods_scratch`)."""
     row = max(ngoals, 1) * max(n, 1)
     sets = CHAIN_SETS
     while sets > 1 and sets * row > CHAIN_CACHE_BYTES:
@@ -202,7 +203,137 @@ def new_chain_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
         np.zeros(sets, dtype=np.int64),
         np.zeros((sets, max(ngoals, 1), max(n, 1)), dtype=np.uint8),
         np.zeros((sets, 2), dtype=np.int32),
+        *new_goal_floods_scratch(n, ngoals),
     )
+
+
+def new_goal_floods_scratch(n: int, ngoals: int) -> tuple[np.ndarray, np.ndarray]:
+    """The scratch of :func:`goal_floods` for ``n`` floor cells and ``ngoals`` goals:
+    int32[9, n + 1] (its last row left to the caller, for ``want``) and the goal bits of
+    each component uint64[n, (ngoals + 63) // 64]."""
+    words = (max(ngoals, 1) + 63) // 64
+    return np.zeros((9, max(n, 1) + 1), dtype=np.int32), np.zeros((max(n, 1), words), np.uint64)
+
+
+@njit(internal=True)
+def _pull_components(nbr, wall, ints):
+    """The strongly connected components of the pull graph (an edge from x to y when a
+    lone box on y can be pushed onto x: the player's cell behind y free), the cells with
+    ``wall`` set left out, by Tarjan's algorithm without recursion. Returns their count
+    k; leaves in ``ints`` (int32[9, n + 1], :func:`new_goal_floods_scratch`) each cell's
+    component (row 0, -1 on a wall), the cells grouped by component (row 4) and where
+    each component's cells start there (row 5, k + 1 entries). Components are numbered as
+    they complete: every edge between two of them goes to a lower number."""
+    n = nbr.shape[0]
+    comp, disc, low, stack = ints[0], ints[1], ints[2], ints[3]
+    members, start, calls, steps = ints[4], ints[5], ints[6], ints[7]
+    for c in range(n):
+        comp[c] = -1
+        disc[c] = -1
+    t = 0
+    sp = 0
+    placed = 0
+    k = 0
+    start[0] = 0
+    for root in range(n):
+        if wall[root] or disc[root] >= 0:
+            continue
+        disc[root] = t
+        low[root] = t
+        t += 1
+        stack[sp] = root
+        sp += 1
+        calls[0] = root
+        steps[0] = 0
+        depth = 1
+        while depth > 0:
+            x = calls[depth - 1]
+            d = steps[depth - 1]
+            if d < 4:
+                steps[depth - 1] = d + 1
+                y = nbr[x, d]  # the box came from y, the player behind it on p
+                if y < 0 or wall[y]:
+                    continue
+                p = nbr[y, d]
+                if p < 0 or wall[p]:
+                    continue
+                if disc[y] < 0:
+                    disc[y] = t
+                    low[y] = t
+                    t += 1
+                    stack[sp] = y
+                    sp += 1
+                    calls[depth] = y
+                    steps[depth] = 0
+                    depth += 1
+                elif comp[y] < 0 and disc[y] < low[x]:  # y is on the stack
+                    low[x] = disc[y]
+                continue
+            depth -= 1
+            if low[x] == disc[x]:
+                while True:
+                    sp -= 1
+                    y = stack[sp]
+                    comp[y] = k
+                    members[placed] = y
+                    placed += 1
+                    if y == x:
+                        break
+                k += 1
+                start[k] = placed
+            if depth > 0:
+                px = calls[depth - 1]
+                if low[x] < low[px]:
+                    low[px] = low[x]
+    return k
+
+
+@njit(internal=True)
+def goal_floods(nbr, wall, order, want, floods, ints, bits):
+    """For every goal ``order[i]`` with ``want[i]`` set, ``floods[i, c] = 1`` on the cells
+    ``c`` a lone box can be pushed onto that goal from, else 0, the cells with ``wall``
+    set standing as walls: what :func:`_pull_flood` marks, for all those goals at once.
+    The pull graph's components are found once and each goal's bit is passed along
+    their edges, so the work is one pass over the board plus a word of bits per 64
+    goals, not a flood per goal.
+    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``order``: int32[g]; ``want``: int32[g],
+    nonzero where wanted; ``floods``: uint8[g, n]; ``ints``, ``bits``: from
+    :func:`new_goal_floods_scratch`."""
+    n = nbr.shape[0]
+    ng = order.shape[0]
+    k = _pull_components(nbr, wall, ints)
+    comp, members, start = ints[0], ints[4], ints[5]
+    words = bits.shape[1]
+    for a in range(k):
+        for w in range(words):
+            bits[a, w] = 0
+    for i in range(ng):
+        if want[i] and not wall[order[i]]:
+            bits[comp[order[i]], i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    # Edges go from higher to lower numbers: a component's bits are complete before it
+    # passes them on.
+    for a in range(k - 1, -1, -1):
+        for m in range(start[a], start[a + 1]):
+            x = members[m]
+            for d in range(4):
+                y = nbr[x, d]
+                if y < 0 or wall[y]:
+                    continue
+                p = nbr[y, d]
+                if p < 0 or wall[p]:
+                    continue
+                b = comp[y]
+                if b != a:
+                    for w in range(words):
+                        bits[b, w] |= bits[a, w]
+    for i in range(ng):
+        if not want[i]:
+            continue
+        w = i >> 6
+        bit = np.uint64(1) << np.uint64(i & 63)
+        for c in range(n):
+            a = comp[c]
+            floods[i, c] = 1 if a >= 0 and (bits[a, w] & bit) != 0 else 0
 
 
 @njit(internal=True)
@@ -222,7 +353,7 @@ def goals_short_chain(
     a bipartite matching only. Either way the last flood's cells end up marked in
     ``seen``, as the floods leave them (see the caller's regions count)."""
     _, _, reach, match, queue = scratch
-    keys, floods, meta = cache
+    keys, floods, meta, ints, bits = cache
     packed, _ = packed_count(occ, order, parent, ok)
     if packed == 0:
         return False, mark
@@ -237,15 +368,34 @@ def goals_short_chain(
         key = 1  # 0 marks an empty slot
     if keys[slot] != key:
         keys[slot] = key
+        # Most goals have no goal that must come before them left unpacked: their walls
+        # are the packed goals alone, and one pass floods them all (:func:`goal_floods`).
+        shared = ints[8, :ng]  # goal_floods leaves this row to its caller
+        any_shared = False
+        for i in range(ng):
+            shared[i] = 0
+            if ok[i]:
+                continue
+            shared[i] = 1
+            for j in range(ng):
+                if before[i, j] and not ok[j]:
+                    shared[i] = 0
+                    break
+            any_shared |= shared[i] == 1
+        if any_shared:
+            for j in range(ng):
+                wall[order[j]] = ok[j]
+            goal_floods(nbr, wall, order, shared, floods[slot], ints, bits)
         done = 0
         reached = True
         for i in range(ng):
             if ok[i]:
                 continue  # packed
-            for j in range(ng):
-                wall[order[j]] = ok[j] | before[i, j]
-            floods[slot, i, :] = 0
-            _pull_flood(order[i], nbr, wall, wall[:0], floods[slot, i], 1, queue)
+            if not shared[i]:
+                for j in range(ng):
+                    wall[order[j]] = ok[j] | before[i, j]
+                floods[slot, i, :] = 0
+                _pull_flood(order[i], nbr, wall, wall[:0], floods[slot, i], 1, queue)
             done += 1
             reached = False
             for k in range(nb):
