@@ -88,12 +88,42 @@ def matching(boxes, dist, work):
     ``work``: int64[6, b + 1], left holding the potentials (rows 0, 1) and the assignment
     (row 2) for :func:`rematch`. Returns the cost (int64), at least :data:`INF` when no
     matching avoids an unreachable goal. O(b^3): shortest augmenting paths with potentials.
+
+    The potentials start from each box's nearest goal and then each goal's least reduced
+    cost, and every box whose tight goal is still free takes it at once: most boxes do,
+    and only the rest need an augmenting path. The cost is the same optimum either way.
     """
     m = boxes.shape[0]
     work[:] = 0
     u, v, p, way, minv, used = work[0], work[1], work[2], work[3], work[4], work[5]
     for i in range(1, m + 1):
-        _augment(i, boxes, dist, u, v, p, way, minv, used)
+        box = boxes[i - 1]
+        best = _HUGE
+        for j in range(1, m + 1):
+            if dist[j - 1, box] < best:
+                best = dist[j - 1, box]
+        u[i] = best
+    for j in range(1, m + 1):
+        best = _HUGE
+        for i in range(1, m + 1):
+            c = dist[j - 1, boxes[i - 1]] - u[i]
+            if c < best:
+                best = c
+        v[j] = best
+    for i in range(1, m + 1):
+        box = boxes[i - 1]
+        for j in range(1, m + 1):
+            if p[j] == 0 and dist[j - 1, box] - u[i] - v[j] == 0:
+                p[j] = i
+                break
+    for i in range(1, m + 1):
+        assigned = False
+        for j in range(1, m + 1):
+            if p[j] == i:
+                assigned = True
+                break
+        if not assigned:
+            _augment(i, boxes, dist, u, v, p, way, minv, used)
     return _total(boxes, dist, p)
 
 
