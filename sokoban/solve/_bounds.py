@@ -35,37 +35,43 @@ MEMO_BYTES = 8 << 20
 @njit(internal=True)
 def _augment(i, boxes, dist, u, v, p, way, minv, used):
     """Assign row ``i`` (1-based) by a shortest augmenting path, keeping the potentials
-    ``u``, ``v`` feasible; every other row is assigned (``p[j]`` is column j's row, 0 free)."""
+    ``u``, ``v`` feasible; every other row is assigned (``p[j]`` is column j's row, 0 free).
+
+    Dijkstra over the columns with the potentials changed once at the end: ``used[j]``
+    keeps the distance ``d`` reached when column j joined the tree (-1: not yet), and
+    ``minv`` keeps each free column's tentative distance, so no step has to shift every
+    column's value as the textbook form does (the same values, one pass fewer)."""
     m = boxes.shape[0]
     p[0] = i
     j0 = 0
     for j in range(m + 1):
         minv[j] = _HUGE
-        used[j] = False
+        used[j] = -1
+    d = np.int64(0)
     while True:
-        used[j0] = True
+        used[j0] = d
         i0 = p[j0]
         box = boxes[i0 - 1]
-        delta = _HUGE
+        base = d - u[i0]
+        best = _HUGE
         j1 = 0
         for j in range(1, m + 1):
-            if not used[j]:
-                cur = dist[j - 1, box] - u[i0] - v[j]
+            if used[j] < 0:
+                cur = dist[j - 1, box] + base - v[j]
                 if cur < minv[j]:
                     minv[j] = cur
                     way[j] = j0
-                if minv[j] < delta:
-                    delta = minv[j]
+                if minv[j] < best:
+                    best = minv[j]
                     j1 = j
-        for j in range(m + 1):
-            if used[j]:
-                u[p[j]] += delta
-                v[j] -= delta
-            else:
-                minv[j] -= delta
+        d = best
         j0 = j1
         if p[j0] == 0:
             break
+    for j in range(m + 1):
+        if used[j] >= 0:
+            u[p[j]] += d - used[j]
+            v[j] -= d - used[j]
     while j0 != 0:
         j1 = way[j0]
         p[j0] = p[j1]
