@@ -4,7 +4,7 @@ a hand-made spent box, and the kernel against a slow reference on random rooms."
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import permutations
 
 import naive
@@ -13,14 +13,13 @@ import pytest
 
 from sokoban import Level
 from sokoban.solve import Status, solve
-from sokoban.solve._board import Board
+from sokoban.solve._board import Board, label_sides
 from sokoban.solve._packed_walls import (
     CHAIN_CACHE_BYTES,
     CHAIN_SETS,
     FROZEN_CACHE_BYTES,
     FROZEN_SETS,
     _pull_flood,
-    _sides,
     frozen_short,
     goal_floods,
     goals_short,
@@ -445,8 +444,23 @@ def test_a_shared_cache_of_floods_answers_as_a_fresh_one() -> None:
     assert outcomes[True] >= 10 and outcomes[False] >= 10, outcomes
 
 
+def random_boards(rng: random.Random, tries: int) -> Iterator[tuple[Level, Board]]:
+    """The valid rooms among ``tries`` of :func:`random_room`, with their boards."""
+    for _ in range(tries):
+        lv = random_room(rng)
+        if lv is not None:
+            yield lv, Board(lv)
+
+
+def walled_off(rng: random.Random, n: int) -> np.ndarray:
+    """uint8[n]: up to a quarter of ``n`` cells at random set, as frozen boxes wall off."""
+    wall = np.zeros(n, np.uint8)
+    wall[rng.sample(range(n), rng.randint(0, n // 4))] = 1
+    return wall
+
+
 def reference_sides(nbr: np.ndarray, wall: np.ndarray) -> np.ndarray:
-    """``_sides`` by a flood of the player per cell and side, the box on the cell."""
+    """``label_sides`` by a flood of the player per cell and side, the box on the cell."""
     n = len(nbr)
     side = np.full((n, 4), -1, np.int8)
     for x in range(n):
@@ -476,17 +490,12 @@ def test_the_sides_around_a_lone_box_agree_with_a_flood_per_side() -> None:
     # off (as frozen boxes are) give doors, dead ends and cells cut off altogether.
     rng = random.Random(17)
     joined = parted = 0
-    for _ in range(60):
-        lv = random_room(rng)
-        if lv is None:
-            continue
-        board = Board(lv)
+    for lv, board in random_boards(rng, 60):
         n = board.n
-        wall = np.zeros(n, np.uint8)
-        wall[rng.sample(range(n), rng.randint(0, n // 4))] = 1
+        wall = walled_off(rng, n)
         side = np.zeros((n, 4), np.int8)
         times = np.zeros((3, n), np.int32)
-        _sides(board.nbr, wall, side, times[0], times[1], times[2], np.empty(4 * n, np.int32))
+        label_sides(board.nbr, wall, side, *times, np.empty(3 * n, np.int32))
         expected = reference_sides(board.nbr, wall)
         assert (side == expected).all(), (lv.xsb(), np.flatnonzero(wall).tolist())
         # Both cases occur: a box whose neighbours meet beyond it, and one that parts them.
@@ -585,15 +594,10 @@ def test_all_goals_floods_at_once_agree_with_a_flood_per_goal() -> None:
     # rooms with random cells walled off (one-way doors, cut-off goals, walled goals).
     rng = random.Random(23)
     reached = unreached = 0
-    for _ in range(60):
-        lv = random_room(rng)
-        if lv is None:
-            continue
-        board = Board(lv)
+    for lv, board in random_boards(rng, 60):
         n = board.n
         order = np.array(rng.sample(range(n), rng.randint(1, 12)), np.int32)
-        wall = np.zeros(n, np.uint8)
-        wall[rng.sample(range(n), rng.randint(0, n // 4))] = 1
+        wall = walled_off(rng, n)
         want = np.array([rng.random() < 0.8 for _ in order], np.int32)
         floods = np.full((len(order), n), 7, np.uint8)
         goal_floods(board.nbr, wall, order, want, floods, *new_goal_floods_scratch(n, len(order)))

@@ -130,49 +130,110 @@ def _inside(index: np.ndarray, cells: frozenset[int]) -> np.ndarray:
     return np.sort(floor[floor >= 0])
 
 
+@njit(internal=True)
+def label_sides(nbr, wall, side, disc, low, last, scratch):
+    """Label the player's regions around a lone box, the cells with ``wall`` set standing
+    as walls: ``side[x, d]`` is, for a box on ``x``,
+    the first side e <= d of ``x`` whose neighbour lies in the same region as the neighbour
+    on side d (-1 where that neighbour is a wall, off the board, or ``x`` is a wall).
+
+    One depth-first search over the floor (the cells with ``wall`` set left out) gives
+    them all, as for articulation points: a box on ``x`` cuts off the subtree of a child
+    ``c`` exactly when no back edge leaves that subtree above ``x`` (``low[c] >=
+    disc[x]``); the other neighbours meet beyond ``x``. A flood per cell and side would
+    take time quadratic in the board.
+    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``side``: int8[n, 4]; ``disc``, ``low``,
+    ``last``: int32[n] scratch (each cell's discovery time, the lowest time its subtree
+    reaches, and the last time in its subtree); ``scratch``: int32[>= 3n]."""
+    n = nbr.shape[0]
+    stack = scratch[:n]
+    step = scratch[n : 2 * n]
+    parent = scratch[2 * n : 3 * n]
+    disc[:] = -1
+    t = 0
+    for root in range(n):
+        if wall[root] or disc[root] >= 0:
+            continue
+        disc[root] = t
+        low[root] = t
+        t += 1
+        parent[root] = -1
+        step[root] = 0
+        stack[0] = root
+        top = 1
+        while top > 0:
+            u = stack[top - 1]
+            if step[u] < 4:
+                v = nbr[u, step[u]]
+                step[u] += 1
+                if v < 0 or wall[v]:
+                    continue
+                if disc[v] < 0:
+                    disc[v] = t
+                    low[v] = t
+                    t += 1
+                    parent[v] = u
+                    step[v] = 0
+                    stack[top] = v
+                    top += 1
+                elif v != parent[u] and disc[v] < low[u]:
+                    low[u] = disc[v]
+            else:
+                last[u] = t - 1
+                top -= 1
+                p = parent[u]
+                if p >= 0 and low[u] < low[p]:
+                    low[p] = low[u]
+    for x in range(n):
+        for d in range(4):
+            side[x, d] = -1
+        if wall[x]:
+            continue
+        for e in range(4):
+            p = nbr[x, e]
+            if p < 0 or wall[p]:
+                continue
+            region = _region_beside(x, p, nbr, wall, disc, low, last, parent)
+            side[x, e] = e
+            for d in range(e):
+                q = nbr[x, d]
+                if q < 0 or wall[q]:
+                    continue
+                if _region_beside(x, q, nbr, wall, disc, low, last, parent) == region:
+                    side[x, e] = d
+                    break
+
+
+@njit(internal=True)
+def _region_beside(x, p, nbr, wall, disc, low, last, parent):
+    """The player's region of ``p``, a floor neighbour of ``x``, with a box on ``x``, by
+    :func:`label_sides`'s search: the child of ``x`` whose subtree holds ``p`` when that
+    subtree is cut off, else -1 (the region of ``x``'s parent)."""
+    if disc[p] <= disc[x] or disc[p] > last[x]:
+        return -1  # an ancestor of x
+    for f in range(4):
+        c = nbr[x, f]
+        if c >= 0 and not wall[c] and parent[c] == x and disc[c] <= disc[p] <= last[c]:
+            return c if low[c] >= disc[x] else -1
+    return -1
+
+
 @njit(allocates=True)
 def side_components(nbr):
     """Which sides of each cell the player can walk between with a box on the cell.
 
     ``nbr``: int32[n, 4]. Returns int32[n, 4]: for each side the least side connected to
-    it around the cell, -1 where the side is a wall.
+    it around the cell, -1 where the side is a wall (:func:`label_sides` on the bare
+    board).
     """
     n = nbr.shape[0]
-    sides = np.full((n, 4), -1, dtype=np.int32)
-    seen = np.zeros(n, dtype=np.int32)
-    queue = np.empty(n, dtype=np.int32)
-    mark = 0
-    for c in range(n):
-        for s in range(4):
-            a = nbr[c, s]
-            if a < 0 or sides[c, s] >= 0:
-                continue
-            sides[c, s] = s
-            wanted = 0
-            for t in range(s + 1, 4):
-                if nbr[c, t] >= 0 and sides[c, t] < 0:
-                    wanted += 1
-            if wanted == 0:
-                continue
-            mark += 1
-            seen[c] = mark  # the box's cell is blocked
-            seen[a] = mark
-            queue[0] = a
-            head, tail = 0, 1
-            while head < tail and wanted > 0:
-                x = queue[head]
-                head += 1
-                for e in range(4):
-                    y = nbr[x, e]
-                    if y >= 0 and seen[y] != mark:
-                        seen[y] = mark
-                        queue[tail] = y
-                        tail += 1
-                        for t in range(s + 1, 4):
-                            if nbr[c, t] == y and sides[c, t] < 0:
-                                sides[c, t] = s
-                                wanted -= 1
-    return sides
+    side = np.empty((n, 4), dtype=np.int8)
+    times = np.empty((3, n), dtype=np.int32)
+    label_sides(
+        nbr, np.zeros(n, dtype=np.uint8), side, times[0], times[1], times[2],
+        np.empty(3 * n, dtype=np.int32),
+    )  # fmt: skip
+    return side.astype(np.int32)
 
 
 @njit(allocates=True)

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sokoban._jit import njit
+from sokoban.solve._board import label_sides
 from sokoban.solve._deadlock import FROZEN_OFF_GOAL, FROZEN_ON_GOALS, frozen
 from sokoban.solve._packing import packed_count
 
@@ -496,8 +497,9 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
     :data:`FROZEN_SETS`, or the largest power of two below it that fits
     :data:`FROZEN_CACHE_BYTES`. Then the scratch of its floods: the player's regions
     around a lone box int8[n, 4] and the discovery times, low points and subtree ends of
-    the search that labels them int32[3, n] (:func:`_sides`), the states seen uint8[n, 4]
-    and their queue int32[4n] (:func:`_player_pulls`, and :func:`_sides`'s scratch)."""
+    the search that labels them int32[3, n]
+    (:func:`~sokoban.solve._board.label_sides`), the states seen uint8[n, 4] and their
+    queue int32[4n] (:func:`_player_pulls`, and the labelling's scratch)."""
     row = max(ngoals, 1) * max(n, 1)
     sets = FROZEN_SETS
     while sets > 1 and sets * row > FROZEN_CACHE_BYTES:
@@ -513,100 +515,13 @@ def new_frozen_cache(n: int, ngoals: int) -> tuple[np.ndarray, ...]:
 
 
 @njit(internal=True)
-def _sides(nbr, wall, side, disc, low, last, scratch):
-    """Label the player's regions around a lone box: ``side[x, d]`` is, for a box on ``x``,
-    the first side e <= d of ``x`` whose neighbour lies in the same region as the neighbour
-    on side d (-1 where that neighbour is a wall, off the board, or ``x`` is a wall).
-
-    One depth-first search over the floor (the cells with ``wall`` set left out) gives
-    them all, as for articulation points: a box on ``x`` cuts off the subtree of a child
-    ``c`` exactly when no back edge leaves that subtree above ``x`` (``low[c] >=
-    disc[x]``); the other neighbours meet beyond ``x``. A flood per cell and side would
-    take time quadratic in the board.
-    ``nbr``: int32[n, 4]; ``wall``: uint8[n]; ``side``: int8[n, 4]; ``disc``, ``low``,
-    ``last``: int32[n] scratch (each cell's discovery time, the lowest time its subtree
-    reaches, and the last time in its subtree); ``scratch``: int32[>= 3n]."""
-    n = nbr.shape[0]
-    stack = scratch[:n]
-    step = scratch[n : 2 * n]
-    parent = scratch[2 * n : 3 * n]
-    disc[:] = -1
-    t = 0
-    for root in range(n):
-        if wall[root] or disc[root] >= 0:
-            continue
-        disc[root] = t
-        low[root] = t
-        t += 1
-        parent[root] = -1
-        step[root] = 0
-        stack[0] = root
-        top = 1
-        while top > 0:
-            u = stack[top - 1]
-            if step[u] < 4:
-                v = nbr[u, step[u]]
-                step[u] += 1
-                if v < 0 or wall[v]:
-                    continue
-                if disc[v] < 0:
-                    disc[v] = t
-                    low[v] = t
-                    t += 1
-                    parent[v] = u
-                    step[v] = 0
-                    stack[top] = v
-                    top += 1
-                elif v != parent[u] and disc[v] < low[u]:
-                    low[u] = disc[v]
-            else:
-                last[u] = t - 1
-                top -= 1
-                p = parent[u]
-                if p >= 0 and low[u] < low[p]:
-                    low[p] = low[u]
-    for x in range(n):
-        for d in range(4):
-            side[x, d] = -1
-        if wall[x]:
-            continue
-        for e in range(4):
-            p = nbr[x, e]
-            if p < 0 or wall[p]:
-                continue
-            region = _region_beside(x, p, nbr, wall, disc, low, last, parent)
-            side[x, e] = e
-            for d in range(e):
-                q = nbr[x, d]
-                if q < 0 or wall[q]:
-                    continue
-                if _region_beside(x, q, nbr, wall, disc, low, last, parent) == region:
-                    side[x, e] = d
-                    break
-
-
-@njit(internal=True)
-def _region_beside(x, p, nbr, wall, disc, low, last, parent):
-    """The player's region of ``p``, a floor neighbour of ``x``, with a box on ``x``, by
-    :func:`_sides`'s search: the child of ``x`` whose subtree holds ``p`` when that
-    subtree is cut off, else -1 (the region of ``x``'s parent)."""
-    if disc[p] <= disc[x] or disc[p] > last[x]:
-        return -1  # an ancestor of x
-    for f in range(4):
-        c = nbr[x, f]
-        if c >= 0 and not wall[c] and parent[c] == x and disc[c] <= disc[p] <= last[c]:
-            return c if low[c] >= disc[x] else -1
-    return -1
-
-
-@njit(internal=True)
 def _player_pulls(goal, nbr, wall, side, visit, states, reached):
     """Set ``reached[c] = 1`` on the cells a lone box can be pushed onto ``goal`` from,
     the player walking around it (a pull search over box cell and player region, the
     cells with ``wall`` set standing as walls): tighter than :func:`_pull_flood`, which
     lets the player stand behind the box wherever that cell is free. ``side``: from
-    :func:`_sides` for these walls; ``visit``: uint8[n, 4] scratch; ``states``:
-    int32[4n] scratch; ``reached``: uint8[n]."""
+    :func:`~sokoban.solve._board.label_sides` for these walls; ``visit``: uint8[n, 4]
+    scratch; ``states``: int32[4n] scratch; ``reached``: uint8[n]."""
     visit[:, :] = 0
     tail = 0
     for d in range(4):
@@ -725,7 +640,7 @@ def frozen_short(boxes, occ, nbr, goal, dead, zbox, order, tomatch, wall, stack,
         key = 1  # 0 marks an empty slot
     if keys[slot] != key:
         keys[slot] = key
-        _sides(nbr, wall, side, flood[0], flood[1], flood[2], states)
+        label_sides(nbr, wall, side, flood[0], flood[1], flood[2], states)
         for i in range(ng):
             floods[slot, i, :] = 0
             if not wall[order[i]]:
