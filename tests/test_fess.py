@@ -13,7 +13,7 @@ from public import PUBLIC
 
 from sokoban import Level, verify
 from sokoban.errors import SokobanError
-from sokoban.solve import METHODS, Limits, Status, _driver, solve
+from sokoban.solve import METHODS, Limits, Status, _driver, _turns, solve
 from sokoban.solve._board import Board
 from sokoban.solve._carry import MAX_STATES, carry
 from sokoban.solve._features import feature_cell, ranks_above, regions
@@ -678,6 +678,62 @@ def test_the_turns_give_a_leaving_search_s_memory_to_the_others() -> None:
     take_turns([Entrant("a", _Held(0)), Entrant("b", bigger)], Limits(time=0.3, memory=limit))
     # Beside a search still taking turns, half the limit: it leaves at once.
     assert bigger.expanded == 0
+
+
+def test_the_portfolio_makes_a_search_only_at_its_first_turn() -> None:
+    from sokoban.solve import _portfolio
+    from sokoban.solve._tables import Tables
+
+    options = {o.name: o.default for o in METHODS["fast"].options if o.name != "threads"}
+    lv = level(ROOM)
+    entrants = _portfolio.make_all(_portfolio.SMALL, Tables(lv), options, _portfolio.LATE_SMALL)
+    found = take_turns(entrants, Limits(time=10))
+    # Greedy search settles the room in its first turn: the fess searches' set-up (their
+    # plans, rooms and stores) is never made.
+    assert found.solved and found.last is entrants[0]
+    assert [e.search is None for e in entrants] == [False, False, True, True, True, True]
+    assert found.expanded == entrants[0].expanded + entrants[1].expanded
+
+
+def test_late_searches_join_at_the_longest_turns_when_memory_has_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Turns of 10, 15 and then 20 ms, the longest: the late search joins at the third round.
+    monkeypatch.setattr(_turns, "FIRST_TURN", 0.01)
+    monkeypatch.setattr(_turns, "LONGEST_TURN", 0.02)
+    limit = 1 << 20
+    made: list[tuple[int, _Held]] = []
+
+    def late(first: _Held) -> Entrant:
+        def make() -> _Held:
+            joined = _Held(0)
+            made.append((first.expanded, joined))
+            return joined
+
+        return Entrant("late", make=make, late=True)
+
+    first, second = _Held(0), _Held(limit // 4)
+    out = take_turns(
+        [Entrant("a", first), Entrant("b", second), late(first)], Limits(time=0.03, memory=limit)
+    )
+    # The first two rounds (25 ms of turns each) use up a limit of 30 ms: none joins.
+    assert out.run.limit == "time" and made == [] and out.entrants[2].search is None
+    first, second = _Held(0), _Held(limit // 4)
+    out = take_turns(
+        [Entrant("a", first), Entrant("b", second), late(first)], Limits(time=0.3, memory=limit)
+    )
+    assert len(made) == 1
+    seen, joined = made[0]
+    assert out.entrants[2].search is joined
+    # Joined after two rounds' turns (about 25,000 expansions of a microsecond each).
+    assert seen >= 20_000 and joined.expanded > 0
+    # A running search holds more than a third of the memory: no room for a third search.
+    made.clear()
+    first, second = _Held(0), _Held(limit * 2 // 5)
+    out = take_turns(
+        [Entrant("a", first), Entrant("b", second), late(first)], Limits(time=0.3, memory=limit)
+    )
+    assert made == [] and out.run.limit == "time" and second.expanded > 0
 
 
 def test_feature_cells_get_rows_of_buckets_only_when_used() -> None:

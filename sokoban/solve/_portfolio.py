@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import threading
 import time
 from collections.abc import Mapping
@@ -77,6 +78,13 @@ BIG: tuple[Entry, ...] = (
 )
 
 
+#: The searches that join late (see :mod:`sokoban.solve._turns`), on small levels and on
+#: big ones: fess by FESS's advisors settles multi-room levels that no other search
+#: settles first, but as one more search from the start it costs the levels near a short
+#: limit more than it gains.
+LATE_SMALL: tuple[Entry, ...] = (Entry("fess", {"key": "advisors", "packed_walls": "off"}),)
+LATE_BIG: tuple[Entry, ...] = (Entry("fess", {"key": "advisors"}),)
+
 #: Threads used at most: one per search of the bigger portfolio.
 MAX_THREADS = max(len(SMALL), len(BIG))
 
@@ -86,13 +94,19 @@ def entries_for(level: Level) -> tuple[Entry, ...]:
     return SMALL if len(level.boxes) <= SMALL_BOXES else BIG
 
 
+def late_for(level: Level) -> tuple[Entry, ...]:
+    """The portfolio's searches that join late for ``level``."""
+    return LATE_SMALL if len(level.boxes) <= SMALL_BOXES else LATE_BIG
+
+
 def describe() -> str:
     """The portfolio in a few words (``sokoban methods``)."""
     small = ", ".join(entry.label for entry in SMALL)
     big = ", ".join(entry.label for entry in BIG)
+    late = ", ".join(entry.label for entry in LATE_BIG)
     return (
-        f"by turns: {small}; above {SMALL_BOXES} boxes: {big}"
-        " (the first to settle the level ends the others)"
+        f"by turns: {small}; above {SMALL_BOXES} boxes: {big}; joining once the turns are"
+        f" longest: {late} (the first to settle the level ends the others)"
     )
 
 
@@ -114,60 +128,66 @@ def make(
     learned: Learned,
     options: Mapping[str, Any],
     meet: PullSearch | None = None,
+    late: bool = False,
 ) -> Entrant:
-    """The search of ``entry`` on the level of ``tables``, with the deadlock ``options``
-    of ``fast`` and the shared ``learned`` patterns; a forward search ends when it meets
-    a position of the backward search ``meet``."""
+    """The search of ``entry`` on the level of ``tables``, made at its first turn, with
+    the deadlock ``options`` of ``fast`` and the shared ``learned`` patterns; a forward
+    search ends when it meets a position of the backward search ``meet``."""
     board = tables.board
     if entry.method == "backward":
         # Complete: every position it drops has a box that can never get back.
-        return Entrant(entry.label, meet or PullSearch(board), proves=True)
-    pairs = tables.pairs(options["pairs"])
-    frozen_goals = options["frozen_goals"]
+        return Entrant(entry.label, meet or PullSearch(board), proves=True, late=late)
     settings = dict(entry.settings)
+    common: dict[str, Any] = dict(
+        pairs=tables.pairs(options["pairs"]),
+        learned=learned,
+        frozen_goals=options["frozen_goals"],
+        meet=meet,
+    )
     if entry.method == "fess":
         packed_walls = settings.get("packed_walls", options["packed_walls"])
         tunnels = settings.get("tunnels", True)
-        search: Any = Fess(
-            board,
-            plan=tables.plan(parking=True),
-            key=FESS_KEYS[settings["key"]],
-            tunnels=tunnels,
-            macros=MACRO_BOXES if settings.get("macros", True) else 0,
-            pairs=pairs,
-            learned=learned,
-            packed_walls=packed_walls,
-            frozen_goals=frozen_goals,
-            rooms=settings.get("rooms", True),
-            meet=meet,
-        )
+
+        def fess() -> Fess:
+            return Fess(
+                board,
+                plan=tables.plan(parking=True),
+                key=FESS_KEYS[settings["key"]],
+                tunnels=tunnels,
+                macros=MACRO_BOXES if settings.get("macros", True) else 0,
+                packed_walls=packed_walls,
+                rooms=settings.get("rooms", True),
+                **common,
+            )
+
         # Without tunnel macros or the packed-walls test its pruning is sound.
-        return Entrant(entry.label, search, proves=not tunnels and packed_walls == "off")
+        proves = not tunnels and packed_walls == "off"
+        return Entrant(entry.label, make=fess, proves=proves, late=late)
     plan_penalty = settings.get("plan", 0)
-    common = dict(
-        pairs=pairs,
-        learned=learned,
-        frozen_goals=frozen_goals,
-        plan_penalty=plan_penalty,
-        plan=tables.plan(parking=False) if plan_penalty else None,
-        meet=meet,
-    )
+
+    def best_first(**how: Any) -> Search:
+        plan = tables.plan(parking=False) if plan_penalty else None
+        return Search(board, plan_penalty=plan_penalty, plan=plan, **how, **common)
+
     if entry.method == "greedy":
-        search = Search(board, wg=0, wh=1, tiebreak="none", tunnels=True, **common)
-        return Entrant(entry.label, search)
+        greedy = functools.partial(best_first, wg=0, wh=1, tiebreak="none", tunnels=True)
+        return Entrant(entry.label, make=greedy, late=late)
     if entry.method == "astar":
-        search = Search(board, tiebreak="moves", **common)
-        return Entrant(entry.label, search, proves=True, optimal=True)
+        astar = functools.partial(best_first, tiebreak="moves")
+        return Entrant(entry.label, make=astar, proves=True, optimal=True, late=late)
     raise ValueError(
         f"no portfolio search {entry.method!r}; choose from greedy, fess, astar, backward"
     )
 
 
 def make_all(
-    entries: tuple[Entry, ...], tables: Tables, options: Mapping[str, Any]
+    entries: tuple[Entry, ...],
+    tables: Tables,
+    options: Mapping[str, Any],
+    late: tuple[Entry, ...] = (),
 ) -> list[Entrant]:
-    """The searches of ``entries``, sharing learned patterns and, when one of them is the
-    backward search, meeting it."""
+    """The searches of ``entries`` and, joining late, of ``late``, sharing learned
+    patterns and, when one of them is the backward search, meeting it."""
     learned = new_shared_learned(tables, options)
     backward = PullSearch(tables.board) if any(e.method == "backward" for e in entries) else None
     entrants = [make(entry, tables, learned, options, backward) for entry in entries]
@@ -175,6 +195,7 @@ def make_all(
         # Second, after the first search has had its turn: a level solved in it needs no
         # proofs, and the proofs serve every search that takes its turn later.
         entrants[1:1] = sets_entrants(tables.board, tables.pairs(options["pairs"]), learned)
+    entrants += [make(entry, tables, learned, options, backward, late=True) for entry in late]
     return entrants
 
 
@@ -209,33 +230,36 @@ def portfolio(
             _driver.unsolvable("fast"),
             message=f"no solution exists: the start is a deadlock ({start.reason})",
         )
-    entries = entries_for(level)
+    entries, late = entries_for(level), late_for(level)
     if threads <= 1:
-        return result(take_turns(make_all(entries, tables, options), limits, progress))
-    return race(level, entries, limits, progress, options, tables, threads)
+        return result(take_turns(make_all(entries, tables, options, late), limits, progress))
+    return race(level, entries, late, limits, progress, options, tables, threads)
 
 
 def race(
     level: Level,
     entries: tuple[Entry, ...],
+    late: tuple[Entry, ...],
     limits: Limits,
     progress: ProgressCallback | None,
     options: Mapping[str, Any],
     tables: Tables,
     threads: int,
 ) -> SolveResult:
-    """The portfolio's searches dealt to ``threads`` threads (the kernels release the
-    GIL), each thread taking its share by turns with deadlock patterns of its own (the
-    kernels write them); the first thread to settle the level stops the others through
-    :attr:`Limits.stop`. Statistics sum every thread's work; seconds are the wall time."""
+    """The portfolio's searches (``late`` ones joining late) dealt to ``threads`` threads
+    (the kernels release the GIL), each thread taking its share by turns with deadlock
+    patterns of its own (the kernels write them); the first thread to settle the level
+    stops the others through :attr:`Limits.stop`. Statistics sum every thread's work;
+    seconds are the wall time."""
     count = max(1, min(threads, len(entries)))
-    hands = [entries[i::count] for i in range(count)]
+    hands = [(entries[i::count], late[i::count]) for i in range(count)]
     stop = threading.Event()
     shared = dataclasses.replace(limits, memory=limits.memory_bytes // count, stop=stop)
     start = time.perf_counter()
 
-    def run(hand: tuple[Entry, ...]) -> SolveResult:
-        return result(take_turns(make_all(hand, tables, options), shared, progress))
+    def run(hand: tuple[tuple[Entry, ...], tuple[Entry, ...]]) -> SolveResult:
+        entrants = make_all(hand[0], tables, options, hand[1])
+        return result(take_turns(entrants, shared, progress))
 
     results: dict[int, SolveResult] = {}
     winner: int | None = None

@@ -13,12 +13,18 @@ the searches still taking turns: what the searches that left still hold is taken
 the rest is split equally, so a search that leaves hands its share on. Under a limit of
 expansions, a turn takes at most an equal part of the expansions left, so that every
 search gets its turn then too.
+
+Some searches join late: they settle levels the others miss, but as one more search from
+the start they take time from the levels the others settle within seconds. They join at
+the first round of the longest turns, once the level has shown itself hard, and only when
+no search running holds more than the smaller share of memory they leave.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sokoban.lurd import Solution
@@ -36,14 +42,35 @@ FIRST_TURN, TURN_GROWTH, LONGEST_TURN = 0.1, 1.5, 2.0
 class Entrant:
     """A search that takes turns: its label (for the result's message), the search (run
     by :func:`sokoban.solve._driver.drive`, with ``board``, ``counters``, ``path()`` and
-    ``cost``), whether running out of positions proves the level unsolvable, and
-    whether its solutions are optimal."""
+    ``cost``), or what makes it at its first turn (a level settled before that turn needs
+    none of its set-up); whether running out of positions proves the level unsolvable,
+    whether its solutions are optimal, and whether it joins late (see the module)."""
 
     label: str
-    search: Any
+    search: Any = None
     proves: bool = False
     optimal: bool = False
     peak: int = 0
+    make: Callable[[], Any] | None = None
+    late: bool = False
+
+    def made(self) -> Any:
+        """The search, made now if it was not yet."""
+        if self.search is None:
+            assert self.make is not None, f"{self.label}: neither a search nor its maker"
+            self.search = self.make()
+        return self.search
+
+    @property
+    def expanded(self) -> int:
+        return 0 if self.search is None else int(self.search.expanded)
+
+    @property
+    def nbytes(self) -> int:
+        return 0 if self.search is None else int(self.search.nbytes)
+
+    def counter(self, index: int) -> int:
+        return 0 if self.search is None else int(self.search.counters[index])
 
 
 @dataclasses.dataclass
@@ -58,11 +85,11 @@ class Turns:
 
     @property
     def expanded(self) -> int:
-        return sum(e.search.expanded for e in self.entrants)
+        return sum(e.expanded for e in self.entrants)
 
     @property
     def generated(self) -> int:
-        return sum(int(e.search.counters[GENERATED]) for e in self.entrants)
+        return sum(e.counter(GENERATED) for e in self.entrants)
 
     @property
     def solved(self) -> bool:
@@ -72,7 +99,7 @@ class Turns:
         return SearchStats(
             self.expanded,
             self.generated,
-            sum(int(e.search.counters[NODES]) for e in self.entrants),
+            sum(e.counter(NODES) for e in self.entrants),
             sum(e.peak for e in self.entrants),
             run.seconds,
         )
@@ -91,31 +118,44 @@ def memory_share(entrants: list[Entrant], live: list[Entrant], limits: Limits) -
     """The bytes each search still taking turns (``live``, of ``entrants``) may hold: the
     memory limit less what the searches that left still hold, split equally."""
     running = {id(e) for e in live}
-    held = sum(int(e.search.nbytes) for e in entrants if id(e) not in running)
+    held = sum(e.nbytes for e in entrants if id(e) not in running)
     return max(0, limits.memory_bytes - held) // max(1, len(live))
+
+
+def room_to_join(entrants: list[Entrant], live: list[Entrant], limits: Limits) -> bool:
+    """Whether one more search can join ``live`` with no search running holding more
+    than its share would then be."""
+    running = {id(e) for e in live}
+    held = sum(e.nbytes for e in entrants if id(e) not in running)
+    share = max(0, limits.memory_bytes - held) // (len(live) + 1)
+    return all(e.nbytes <= share for e in live)
 
 
 def take_turns(
     entrants: list[Entrant], limits: Limits, progress: ProgressCallback | None = None
 ) -> Turns:
     """Run ``entrants`` by turns within ``limits`` (see the module), each in an equal share
-    of the memory the searches that left do not hold. The run is solved when one solved
+    of the memory the searches that left do not hold; the late ones join at the first
+    round of the longest turns that has room for them. The run is solved when one solved
     the level; exhausted when one that proves it ran out of positions, or when every one
     left without a solution; else stopped by the limit that ended it."""
     start = time.perf_counter()
-    live = list(entrants)
+    live = [e for e in entrants if not e.late]
+    waiting = [e for e in entrants if e.late]
     turn = FIRST_TURN
     last: Entrant | None = None
     code, limit = BUDGET, ""
 
     def report(seen: Progress) -> None:
         if progress is not None:
-            total = sum(e.search.expanded for e in entrants)
+            total = sum(e.expanded for e in entrants)
             progress(seen._replace(expanded=total, seconds=time.perf_counter() - start))
 
     while live and not (code in (SOLVED, EXHAUSTED) and not limit):
+        while waiting and turn >= LONGEST_TURN and room_to_join(entrants, live, limits):
+            live.append(waiting.pop(0))
         for entrant in list(live):
-            search = entrant.search
+            search = entrant.made()
             time_left = None
             if limits.time is not None:
                 time_left = limits.time - (time.perf_counter() - start)
@@ -124,7 +164,7 @@ def take_turns(
                     break
             nodes = None
             if limits.nodes is not None:
-                left = limits.nodes - sum(e.search.expanded for e in entrants)
+                left = limits.nodes - sum(e.expanded for e in entrants)
                 if left <= 0:
                     limit = "nodes"
                     break
@@ -151,7 +191,7 @@ def take_turns(
                 limit = "memory"
                 continue
             spent_all = limits.nodes is not None and (
-                sum(e.search.expanded for e in entrants) >= limits.nodes
+                sum(e.expanded for e in entrants) >= limits.nodes
             )
             if run.limit in ("stop", "time") or (run.limit == "nodes" and spent_all):
                 limit = run.limit
