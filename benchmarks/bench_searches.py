@@ -48,7 +48,7 @@ def main() -> None:
                 continue
             tables = Tables(level)
             learned = _portfolio.new_shared_learned(tables, options)
-            search = _portfolio.make(entry, tables, learned, options).search
+            search = _portfolio.make(entry, tables, learned, options).made()
             drive(search, Limits(nodes=50))  # compiled kernels loaded
             start = time.process_time()
             limits = Limits(nodes=args.nodes, time=args.time)

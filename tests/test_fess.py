@@ -695,6 +695,23 @@ def test_the_portfolio_makes_a_search_only_at_its_first_turn() -> None:
     assert found.expanded == entrants[0].expanded + entrants[1].expanded
 
 
+def test_a_search_with_a_most_turns_leaves_the_time_to_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_turns, "FIRST_TURN", 0.01)
+    first, other = _Held(0), _Held(0)
+    capped = Entrant("capped", first, most_turns=2)
+    out = take_turns([capped, Entrant("other", other)], Limits(time=0.3))
+    # Two turns (10 and 15 ms), then the rest of the time goes to the other search.
+    assert out.run.limit == "time" and capped.turns == 2
+    assert 15_000 <= first.expanded <= 40_000 and other.expanded > first.expanded
+    # When every other search has left, it takes turns again.
+    first, gone = _Held(0), _Held(0, done=True)
+    capped = Entrant("capped", first, most_turns=2)
+    out = take_turns([capped, Entrant("gone", gone)], Limits(time=0.3))
+    assert out.run.limit == "time" and capped.turns > 2
+
+
 def test_late_searches_join_at_the_longest_turns_when_memory_has_room(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

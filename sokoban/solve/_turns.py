@@ -14,10 +14,13 @@ the rest is split equally, so a search that leaves hands its share on. Under a l
 expansions, a turn takes at most an equal part of the expansions left, so that every
 search gets its turn then too.
 
-Some searches join late: they settle levels the others miss, but as one more search from
-the start they take time from the levels the others settle within seconds. They join at
-the first round of the longest turns, once the level has shown itself hard, and only when
-no search running holds more than the smaller share of memory they leave.
+Some searches take only their first turns: greedy search settles the levels it settles
+within them, and later turns are better spent on the others. It takes turns again should
+every other search leave. Some searches join late: they settle levels the others miss,
+but as one more search from the start they take time from the levels the others settle
+within seconds. They join at the first round of the longest turns, once the level has
+shown itself hard, and only when no search running holds more than the smaller share of
+memory they leave.
 """
 
 from __future__ import annotations
@@ -44,7 +47,8 @@ class Entrant:
     by :func:`sokoban.solve._driver.drive`, with ``board``, ``counters``, ``path()`` and
     ``cost``), or what makes it at its first turn (a level settled before that turn needs
     none of its set-up); whether running out of positions proves the level unsolvable,
-    whether its solutions are optimal, and whether it joins late (see the module)."""
+    whether its solutions are optimal, whether it joins late, and the most turns it takes
+    while others still take theirs (see the module); the turns it has taken."""
 
     label: str
     search: Any = None
@@ -53,6 +57,8 @@ class Entrant:
     peak: int = 0
     make: Callable[[], Any] | None = None
     late: bool = False
+    most_turns: int | None = None
+    turns: int = 0
 
     def made(self) -> Any:
         """The search, made now if it was not yet."""
@@ -142,6 +148,7 @@ def take_turns(
     start = time.perf_counter()
     live = [e for e in entrants if not e.late]
     waiting = [e for e in entrants if e.late]
+    retired: list[Entrant] = []
     turn = FIRST_TURN
     last: Entrant | None = None
     code, limit = BUDGET, ""
@@ -197,8 +204,15 @@ def take_turns(
                 limit = run.limit
                 break
             limit = ""
+            entrant.turns += 1
+            if entrant.most_turns is not None and entrant.turns >= entrant.most_turns:
+                live.remove(entrant)
+                retired.append(entrant)
         else:
             turn = min(LONGEST_TURN, turn * TURN_GROWTH)
+            if not live and retired:
+                live, retired = retired, []  # no other search is left to take the time
+                continue
             if not live and limit != "memory":
                 code = EXHAUSTED  # every entrant ran out of positions, none with a proof
             continue
