@@ -110,8 +110,9 @@ def describe() -> str:
     big = ", ".join(entry.label for entry in BIG)
     late = ", ".join(entry.label for entry in LATE_BIG)
     return (
-        f"by turns: {small}; above {SMALL_BOXES} boxes: {big}; joining once the turns are"
-        f" longest: {late} (the first to settle the level ends the others)"
+        f"by turns: {small}; above {SMALL_BOXES} boxes: {big}; greedy its first"
+        f" {GREEDY_TURNS} turns only; joining once the turns are longest: {late}"
+        " (the first to settle the level ends the others)"
     )
 
 
