@@ -134,7 +134,6 @@ def make(
     learned: Learned,
     options: Mapping[str, Any],
     meet: PullSearch | None = None,
-    late: bool = False,
 ) -> Entrant:
     """The search of ``entry`` on the level of ``tables``, made at its first turn, with
     the deadlock ``options`` of ``fast`` and the shared ``learned`` patterns; a forward
@@ -142,7 +141,7 @@ def make(
     board = tables.board
     if entry.method == "backward":
         # Complete: every position it drops has a box that can never get back.
-        return Entrant(entry.label, meet or PullSearch(board), proves=True, late=late)
+        return Entrant(entry.label, meet or PullSearch(board), proves=True)
     settings = dict(entry.settings)
     common: dict[str, Any] = dict(
         pairs=tables.pairs(options["pairs"]),
@@ -168,7 +167,7 @@ def make(
 
         # Without tunnel macros or the packed-walls test its pruning is sound.
         proves = not tunnels and packed_walls == "off"
-        return Entrant(entry.label, make=fess, proves=proves, late=late)
+        return Entrant(entry.label, make=fess, proves=proves)
     plan_penalty = settings.get("plan", 0)
 
     def best_first(**how: Any) -> Search:
@@ -177,10 +176,10 @@ def make(
 
     if entry.method == "greedy":
         greedy = functools.partial(best_first, wg=0, wh=1, tiebreak="none", tunnels=True)
-        return Entrant(entry.label, make=greedy, late=late, most_turns=GREEDY_TURNS)
+        return Entrant(entry.label, make=greedy, most_turns=GREEDY_TURNS)
     if entry.method == "astar":
         astar = functools.partial(best_first, tiebreak="moves")
-        return Entrant(entry.label, make=astar, proves=True, optimal=True, late=late)
+        return Entrant(entry.label, make=astar, proves=True, optimal=True)
     raise ValueError(
         f"no portfolio search {entry.method!r}; choose from greedy, fess, astar, backward"
     )
@@ -201,7 +200,10 @@ def make_all(
         # Second, after the first search has had its turn: a level solved in it needs no
         # proofs, and the proofs serve every search that takes its turn later.
         entrants[1:1] = sets_entrants(tables.board, tables.pairs(options["pairs"]), learned)
-    entrants += [make(entry, tables, learned, options, backward, late=True) for entry in late]
+    for entry in late:
+        entrants.append(
+            dataclasses.replace(make(entry, tables, learned, options, backward), late=True)
+        )
     return entrants
 
 

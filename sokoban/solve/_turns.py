@@ -120,20 +120,21 @@ class Turns:
         )
 
 
-def memory_share(entrants: list[Entrant], live: list[Entrant], limits: Limits) -> int:
-    """The bytes each search still taking turns (``live``, of ``entrants``) may hold: the
-    memory limit less what the searches that left still hold, split equally."""
+def memory_share(
+    entrants: list[Entrant], live: list[Entrant], limits: Limits, joining: int = 0
+) -> int:
+    """The bytes each search still taking turns (``live``, of ``entrants``, and
+    ``joining`` more) may hold: the memory limit less what the searches that left still
+    hold, split equally."""
     running = {id(e) for e in live}
     held = sum(e.nbytes for e in entrants if id(e) not in running)
-    return max(0, limits.memory_bytes - held) // max(1, len(live))
+    return max(0, limits.memory_bytes - held) // max(1, len(live) + joining)
 
 
 def room_to_join(entrants: list[Entrant], live: list[Entrant], limits: Limits) -> bool:
     """Whether one more search can join ``live`` with no search running holding more
     than its share would then be."""
-    running = {id(e) for e in live}
-    held = sum(e.nbytes for e in entrants if id(e) not in running)
-    share = max(0, limits.memory_bytes - held) // (len(live) + 1)
+    share = memory_share(entrants, live, limits, joining=1)
     return all(e.nbytes <= share for e in live)
 
 
