@@ -89,12 +89,18 @@ def count_levels(path: Path) -> int:
     return len(load(path))
 
 
-def levels_with_boxes(path: Path, most: int) -> list[int]:
-    """The 0-based indexes of the levels of ``path`` with at most ``most`` boxes."""
+def levels_with_boxes(path: Path, most: int | None, least: int | None = None) -> list[int]:
+    """The 0-based indexes of the levels of ``path`` with at most ``most`` and at least
+    ``least`` boxes (``None``: no bound)."""
     from sokoban.xsb import load
 
     levels = (getattr(entry, "level", entry) for entry in load(path).levels)
-    return [i for i, level in enumerate(levels) if len(level.boxes) <= most]
+    return [
+        i
+        for i, level in enumerate(levels)
+        if (most is None or len(level.boxes) <= most)
+        and (least is None or len(level.boxes) >= least)
+    ]
 
 
 def jobs_of(
@@ -104,22 +110,24 @@ def jobs_of(
     seed: int,
     long: float,
     max_boxes: int | None = None,
+    min_boxes: int | None = None,
 ) -> list[Job]:
     """The jobs of the named collections: every level, or a fixed sample of ``sample``
     levels of each (by ``seed``); XSokoban once more at ``long`` seconds when > 0. With
-    ``max_boxes``, only the levels of at most that many boxes (then sampled): where a
-    change touches the small levels' portfolio alone."""
+    ``max_boxes`` (``min_boxes``), only the levels of at most (at least) that many boxes,
+    then sampled: where a change touches the small (big) levels' portfolio alone."""
     jobs = []
     for name in names:
         path = SUITE.get(name, Path(name))
-        if max_boxes is None:
+        if max_boxes is None and min_boxes is None:
             candidates = list(range(count_levels(path)))
         else:
-            candidates = levels_with_boxes(path, max_boxes)
+            candidates = levels_with_boxes(path, max_boxes, min_boxes)
         picked = candidates
         if sample is not None and sample < len(candidates):
             # The seed alone names the same sample as before the box filter existed.
             salt = f"{seed}:{name}" + ("" if max_boxes is None else f":{max_boxes}")
+            salt += "" if min_boxes is None else f":from {min_boxes}"
             picked = sorted(random.Random(salt).sample(candidates, sample))
         collection = name if name in SUITE else path.stem
         jobs += [Job(collection, path, i, seconds) for i in picked]

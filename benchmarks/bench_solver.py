@@ -7,6 +7,7 @@
     .venv/bin/python benchmarks/bench_solver.py --suite dev --sample 20 --seed 1 \
         --compare ../old-checkout --csv /tmp/run1                      # side by side
     .venv/bin/python benchmarks/bench_solver.py --suite dev --max-boxes 10        # small levels
+    .venv/bin/python benchmarks/bench_solver.py --suite dev --min-boxes 31        # big levels
 
 ``--suite dev`` runs ``fast`` on every collection of the development suite (Microban I
 and II, XSokoban, the three Boxoban files, Sven Egevad's and Sasquatch II-VII from
@@ -96,7 +97,9 @@ def suite(args: argparse.Namespace) -> None:
     from _suite import SUITE, Side, differences, jobs_of, run, table
 
     names = args.only.split(",") if args.only else list(SUITE)
-    jobs = jobs_of(names, args.time_limit, args.sample, args.seed, args.long, args.max_boxes)
+    jobs = jobs_of(
+        names, args.time_limit, args.sample, args.seed, args.long, args.max_boxes, args.min_boxes
+    )
     if args.csv is not None:
         args.csv.mkdir(parents=True, exist_ok=True)
     checkouts = [("this", HERE.parent)]
@@ -127,6 +130,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample")
     parser.add_argument(
         "--max-boxes", type=int, default=None, help="only the suite's levels of at most N boxes"
+    )
+    parser.add_argument(
+        "--min-boxes", type=int, default=None, help="only the suite's levels of at least N boxes"
     )
     parser.add_argument("--long", type=float, default=60.0, help="XSokoban again at this limit")
     parser.add_argument("--compare", type=Path, default=None, help="another checkout")
