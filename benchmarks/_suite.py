@@ -83,13 +83,7 @@ class Job:
         return (self.collection, self.index + 1, self.seconds)
 
 
-def count_levels(path: Path) -> int:
-    from sokoban.xsb import load
-
-    return len(load(path))
-
-
-def levels_with_boxes(path: Path, most: int | None, least: int | None = None) -> list[int]:
+def levels_with_boxes(path: Path, most: int | None = None, least: int | None = None) -> list[int]:
     """The 0-based indexes of the levels of ``path`` with at most ``most`` and at least
     ``least`` boxes (``None``: no bound)."""
     from sokoban.xsb import load
@@ -119,10 +113,7 @@ def jobs_of(
     jobs = []
     for name in names:
         path = SUITE.get(name, Path(name))
-        if max_boxes is None and min_boxes is None:
-            candidates = list(range(count_levels(path)))
-        else:
-            candidates = levels_with_boxes(path, max_boxes, min_boxes)
+        candidates = levels_with_boxes(path, max_boxes, min_boxes)
         picked = candidates
         if sample is not None and sample < len(candidates):
             # The seed alone names the same sample as before the box filter existed.
