@@ -18,7 +18,9 @@ TINY = ROOT / "tests" / "data" / "tiny.xsb"
 
 
 def test_a_sample_is_fixed_by_its_seed_and_the_long_rows_follow_xsokoban() -> None:
-    total = _suite.count_levels(TINY)
+    from sokoban.xsb import load
+
+    total = len(load(TINY))
     assert total >= 3
     a = _suite.jobs_of([str(TINY)], 10.0, 2, 1, 0)
     b = _suite.jobs_of([str(TINY)], 10.0, 2, 1, 0)
@@ -39,6 +41,18 @@ def test_max_boxes_keeps_only_the_small_levels() -> None:
     assert {j.index for j in jobs} == small and len(small) < len(boxes)
     one = _suite.jobs_of([str(TINY)], 10.0, 1, 1, 0, max_boxes=most)
     assert len(one) == 1 and one[0].index in small
+
+
+def test_min_boxes_keeps_only_the_big_levels() -> None:
+    from sokoban.xsb import load
+
+    boxes = [len(getattr(e, "level", e).boxes) for e in load(TINY).levels]
+    least = max(boxes)
+    big = {i for i, n in enumerate(boxes) if n >= least}
+    jobs = _suite.jobs_of([str(TINY)], 10.0, None, 1, 0, min_boxes=least)
+    assert {j.index for j in jobs} == big and len(big) < len(boxes)
+    both = _suite.jobs_of([str(TINY)], 10.0, None, 1, 0, max_boxes=least - 1, min_boxes=least)
+    assert both == []
 
 
 def test_rows_resume_from_the_csv_and_tables_count_them(tmp_path: Path) -> None:
