@@ -43,7 +43,7 @@ def main() -> None:
     for spec in args.levels:
         name, _, number = spec.rpartition(":")
         level = xsb.load(SUITE.get(name, name)).levels[int(number) - 1]
-        for entry in _portfolio.entries_for(level):
+        for entry in _portfolio.entries_for(level) + _portfolio.spare_for(level):
             if wanted and entry.method not in wanted:
                 continue
             tables = Tables(level)

@@ -686,7 +686,9 @@ def test_the_portfolio_makes_a_search_only_at_its_first_turn() -> None:
 
     options = {o.name: o.default for o in METHODS["fast"].options if o.name != "threads"}
     lv = level(ROOM)
-    entrants = _portfolio.make_all(_portfolio.SMALL, Tables(lv), options, _portfolio.LATE_SMALL)
+    entrants = _portfolio.make_all(
+        _portfolio.SMALL, Tables(lv), options, _portfolio.LATE_SMALL, _portfolio.SPARE_SMALL
+    )
     found = take_turns(entrants, Limits(time=10))
     # Greedy search settles the room in its first turn: the fess searches' set-up (their
     # plans, rooms and stores) is never made.
@@ -710,6 +712,38 @@ def test_a_search_with_a_most_turns_leaves_the_time_to_the_others(
     capped = Entrant("capped", first, most_turns=2)
     out = take_turns([capped, Entrant("gone", gone)], Limits(time=0.3))
     assert out.run.limit == "time" and capped.turns > 2
+
+
+def test_a_spare_search_joins_in_the_place_of_one_that_retires(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Turns of 10 ms, then 15 ms, and so on: the longest turns come after the limit.
+    monkeypatch.setattr(_turns, "FIRST_TURN", 0.01)
+    monkeypatch.setattr(_turns, "LONGEST_TURN", 1.0)
+    capped, other, spare, second = _Held(0), _Held(0), _Held(0), _Held(0)
+    entrants = [
+        Entrant("capped", capped, most_turns=2),
+        Entrant("other", other),
+        Entrant("spare", spare, late=True, spare=True),
+        Entrant("second spare", second, late=True, spare=True),
+    ]
+    out = take_turns(entrants, Limits(time=0.2))
+    # One place freed, one spare in it: the second waits.
+    assert out.run.limit == "time" and entrants[0].turns == 2
+    assert spare.expanded > 0 and second.expanded == 0
+    # It joined after the second round: the other search had two turns (25 ms) more.
+    assert other.expanded - spare.expanded >= 15_000
+    # A search that leaves (out of positions, no proof) frees its place as well; a late
+    # search that is no spare waits for the longest turns.
+    gone, other, spare, late = _Held(0, done=True), _Held(0), _Held(0), _Held(0)
+    entrants = [
+        Entrant("gone", gone),
+        Entrant("other", other),
+        Entrant("late", late, late=True),
+        Entrant("spare", spare, late=True, spare=True),
+    ]
+    out = take_turns(entrants, Limits(time=0.1))
+    assert out.run.limit == "time" and spare.expanded > 0 and late.expanded == 0
 
 
 def test_late_searches_join_at_the_longest_turns_when_memory_has_room(

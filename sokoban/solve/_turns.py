@@ -20,7 +20,9 @@ every other search leave. Some searches join late: they settle levels the others
 but as one more search from the start they take time from the levels the others settle
 within seconds. They join at the first round of the longest turns, once the level has
 shown itself hard, and only when no search running holds more than the smaller share of
-memory they leave.
+memory they leave. Spare searches, late ones too, join sooner: each in the place of a
+search that retires or leaves, so that the number of searches sharing the core stays the
+same.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ class Entrant:
     by :func:`sokoban.solve._driver.drive`, with ``board``, ``counters``, ``path()`` and
     ``cost``), or what makes it at its first turn (a level settled before that turn needs
     none of its set-up); whether running out of positions proves the level unsolvable,
-    whether its solutions are optimal, whether it joins late, and the most turns it takes
-    while others still take theirs (see the module); the turns it has taken."""
+    whether its solutions are optimal, whether it joins late, and whether as a spare, in
+    the place of a search that retires or leaves; the most turns it takes while others
+    still take theirs (see the module); the turns it has taken."""
 
     label: str
     search: Any = None
@@ -57,6 +60,7 @@ class Entrant:
     peak: int = 0
     make: Callable[[], Any] | None = None
     late: bool = False
+    spare: bool = False
     most_turns: int | None = None
     turns: int = 0
 
@@ -143,7 +147,8 @@ def take_turns(
 ) -> Turns:
     """Run ``entrants`` by turns within ``limits`` (see the module), each in an equal share
     of the memory the searches that left do not hold; the late ones join at the first
-    round of the longest turns that has room for them. The run is solved when one solved
+    round of the longest turns that has room for them, the spare ones among them sooner,
+    each in the place of a search that retires or leaves. The run is solved when one solved
     the level; exhausted when one that proves it ran out of positions, or when every one
     left without a solution; else stopped by the limit that ended it."""
     start = time.perf_counter()
@@ -153,6 +158,13 @@ def take_turns(
     turn = FIRST_TURN
     last: Entrant | None = None
     code, limit = BUDGET, ""
+
+    def fill_place() -> None:
+        """A spare joins in the place that a search leaving ``live`` has freed."""
+        spare = next((e for e in waiting if e.spare), None)
+        if spare is not None and room_to_join(entrants, live, limits):
+            waiting.remove(spare)
+            live.append(spare)  # its first turn comes in the next round
 
     def report(seen: Progress) -> None:
         if progress is not None:
@@ -193,10 +205,12 @@ def take_turns(
                 if entrant.proves:
                     code, limit = EXHAUSTED, ""
                     break
+                fill_place()
                 continue
             if run.limit == "memory":
                 live.remove(entrant)
                 limit = "memory"
+                fill_place()
                 continue
             spent_all = limits.nodes is not None and (
                 sum(e.expanded for e in entrants) >= limits.nodes
@@ -209,6 +223,7 @@ def take_turns(
             if entrant.most_turns is not None and entrant.turns >= entrant.most_turns:
                 live.remove(entrant)
                 retired.append(entrant)
+                fill_place()
         else:
             turn = min(LONGEST_TURN, turn * TURN_GROWTH)
             if not live and retired:

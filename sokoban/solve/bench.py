@@ -187,7 +187,8 @@ def _warm_portfolio(level: Level) -> None:
 
     options = {o.name: o.default for o in METHODS["fast"].options if o.name != "threads"}
     tables = Tables(level)
-    for entry in _portfolio.SMALL + _portfolio.BIG + _portfolio.LATE_SMALL + _portfolio.LATE_BIG:
+    p = _portfolio
+    for entry in (*p.SMALL, *p.SPARE_SMALL, *p.LATE_SMALL, *p.BIG, *p.SPARE_BIG, *p.LATE_BIG):
         take_turns(_portfolio.make_all((entry,), tables, options), Limits(time=60))
     take_turns(_portfolio.make_all(_portfolio.BIG, tables, options), Limits(time=60))
 
