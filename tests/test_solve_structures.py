@@ -144,3 +144,17 @@ def test_zobrist_keys_are_the_generators_first_draws() -> None:
         assert np.array_equal(zbox, fresh[0]) and np.array_equal(zplayer, fresh[1])
         zbox[0] ^= np.uint64(1)  # a copy: the kept keys stay as they were
         assert np.array_equal(_table.zobrist(n)[0], fresh[0])
+
+
+def test_a_doubled_store_keeps_its_nodes_and_adds_zero_rows() -> None:
+    from sokoban.solve._store import new_store
+
+    store = new_store(4, 3)
+    rng = np.random.default_rng(1)
+    for array in store:
+        array[...] = rng.integers(1, 100, array.shape)
+    grown = store.doubled()
+    assert grown.capacity == 8
+    for before, after in zip(store, grown, strict=True):
+        assert after.dtype == before.dtype and after.shape[1:] == before.shape[1:]
+        assert np.array_equal(after[:4], before) and not after[4:].any()

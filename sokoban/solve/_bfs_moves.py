@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban._arrays import copy_into
+from sokoban._arrays import copy_into, doubled
 from sokoban._jit import njit
 from sokoban.direction import DIRECTIONS
 from sokoban.level import Level
@@ -193,7 +193,7 @@ class BfsMoves:
 
     def grow(self, code: int, memory: int) -> bool:
         nodes = self.nodes
-        grown = [np.concatenate([a, np.zeros_like(a)]) for a in nodes[:-1]]
+        grown = [doubled(a) for a in nodes[:-1]]
         if self.family.nbytes + sum(a.nbytes for a in grown) + 2 * nodes.table.nbytes > memory:
             return False
         table = np.empty(2 * nodes.table.shape[0], np.int32)

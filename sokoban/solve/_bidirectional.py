@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban._arrays import copy_into
+from sokoban._arrays import copy_into, doubled
 from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -223,7 +223,7 @@ class Bidirectional:
         extra = sum(a.nbytes for a in side[:-1]) + 2 * side.table.nbytes
         if self.nbytes + extra > memory:
             return False
-        grown = [np.concatenate([a, np.zeros_like(a)]) for a in side[:-1]]
+        grown = [doubled(a) for a in side[:-1]]
         table = np.empty(2 * side.table.shape[0], np.int32)
         _table.rebuild(table, grown[2], int(self.state[3 * which + COUNT]))
         self.sides[which] = Side._make([*grown, table])

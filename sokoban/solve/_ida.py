@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from sokoban._arrays import copy_into
+from sokoban._arrays import copy_into, doubled
 from sokoban._jit import njit
 from sokoban.level import Level
 from sokoban.lurd import Solution
@@ -336,7 +336,7 @@ class Ida:
         if self.nbytes + sum(a.nbytes for a in tt) > memory:
             state[INSERT] = 0  # go on without recording new states
             return True
-        grown = [np.concatenate([a, np.zeros_like(a)]) for a in tt[1:]]
+        grown = [doubled(a) for a in tt[1:]]
         grown[3][int(state[STORED]) :] = INF
         grown[4][int(state[STORED]) :] = -1
         probe = np.empty(2 * tt.probe.shape[0], np.int32)

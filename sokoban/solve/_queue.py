@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import lengthened
 from sokoban._jit import njit
 
 #: Slots of ``state``.
@@ -130,8 +131,5 @@ def grown(queue: Queue, keys: int, capacity: int) -> Queue:
         count = np.concatenate([count, np.zeros(keys - old_keys, np.int32)])
         low = np.concatenate([low, np.full(keys - old_keys, width, np.int32)])
     if capacity > nodes.shape[0]:
-        extra = capacity - nodes.shape[0]
-        nodes = np.concatenate([nodes, np.empty(extra, np.int32)])
-        nxt = np.concatenate([nxt, np.empty(extra, np.int32)])
-        costs = np.concatenate([costs, np.empty(extra, np.int32)])
+        nodes, nxt, costs = (lengthened(a, capacity) for a in (nodes, nxt, costs))
     return Queue(heads, count, low, nodes, nxt, costs, state)

@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from sokoban._arrays import doubled
+
 #: Slots of the counters (int64 array) every search kernel on a :class:`Store` keeps:
 #: nodes expanded, generated (children made, duplicates included), stored, the solved
 #: node, the largest cost g queued, and the node of a backward search the solved node
@@ -53,7 +55,7 @@ class Store(NamedTuple):
 
     def doubled(self) -> Store:
         """The same nodes with room for as many again."""
-        return Store(*(np.concatenate([a, np.zeros_like(a)]) for a in self))
+        return Store(*(doubled(a) for a in self))
 
     def path(self, node: int) -> list[tuple[np.ndarray, int]]:
         """The states from the root to ``node``: box floor indices and player cell."""
