@@ -126,7 +126,8 @@ def describe() -> str:
     big = ", ".join(entry.label for entry in BIG)
     late = ", ".join(entry.label for entry in LATE_BIG)
     return (
-        f"by turns: {small}, then in greedy's place {spare}; above {SMALL_BOXES} boxes:"
+        f"by turns: {small}, then each in the place of one that retires or leaves {spare};"
+        f" above {SMALL_BOXES} boxes:"
         f" {big}; greedy its first {GREEDY_TURNS} turns only; joining once the turns are"
         f" longest: {late}"
         " (the first to settle the level ends the others)"
