@@ -226,11 +226,10 @@ def make_all(
         entrants[1:1] = sets_entrants(tables.board, tables.pairs(options["pairs"]), learned)
     for entry in spare:
         made = make(entry, tables, learned, options, backward)
-        entrants.append(dataclasses.replace(made, late=True, spare=True))
+        entrants.append(dataclasses.replace(made, spare=True))
     for entry in late:
-        entrants.append(
-            dataclasses.replace(make(entry, tables, learned, options, backward), late=True)
-        )
+        made = make(entry, tables, learned, options, backward)
+        entrants.append(dataclasses.replace(made, late=True))
     return entrants
 
 

@@ -20,7 +20,7 @@ every other search leave. Some searches join late: they settle levels the others
 but as one more search from the start they take time from the levels the others settle
 within seconds. They join at the first round of the longest turns, once the level has
 shown itself hard, and only when no search running holds more than the smaller share of
-memory they leave. Spare searches, late ones too, join sooner: each in the place of a
+memory they leave. Spare searches wait too, but join sooner: each in the place of a
 search that retires or leaves, so that the number of searches sharing the core stays the
 same.
 """
@@ -49,9 +49,9 @@ class Entrant:
     by :func:`sokoban.solve._driver.drive`, with ``board``, ``counters``, ``path()`` and
     ``cost``), or what makes it at its first turn (a level settled before that turn needs
     none of its set-up); whether running out of positions proves the level unsolvable,
-    whether its solutions are optimal, whether it joins late, and whether as a spare, in
-    the place of a search that retires or leaves; the most turns it takes while others
-    still take theirs (see the module); the turns it has taken."""
+    whether its solutions are optimal, whether it joins late, or as a spare (in the place
+    of a search that retires or leaves, or late, whichever comes first); the most turns
+    it takes while others still take theirs (see the module); the turns it has taken."""
 
     label: str
     search: Any = None
@@ -147,13 +147,13 @@ def take_turns(
 ) -> Turns:
     """Run ``entrants`` by turns within ``limits`` (see the module), each in an equal share
     of the memory the searches that left do not hold; the late ones join at the first
-    round of the longest turns that has room for them, the spare ones among them sooner,
+    round of the longest turns that has room for them, the spares then too, or sooner,
     each in the place of a search that retires or leaves. The run is solved when one solved
     the level; exhausted when one that proves it ran out of positions, or when every one
     left without a solution; else stopped by the limit that ended it."""
     start = time.perf_counter()
-    live = [e for e in entrants if not e.late]
-    waiting = [e for e in entrants if e.late]
+    live = [e for e in entrants if not (e.late or e.spare)]
+    waiting = [e for e in entrants if e.late or e.spare]
     retired: list[Entrant] = []
     turn = FIRST_TURN
     last: Entrant | None = None

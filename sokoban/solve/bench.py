@@ -189,8 +189,8 @@ def _warm_portfolio(level: Level) -> None:
     tables = Tables(level)
     p = _portfolio
     for entry in (*p.SMALL, *p.SPARE_SMALL, *p.LATE_SMALL, *p.BIG, *p.SPARE_BIG, *p.LATE_BIG):
-        take_turns(_portfolio.make_all((entry,), tables, options), Limits(time=60))
-    take_turns(_portfolio.make_all(_portfolio.BIG, tables, options), Limits(time=60))
+        take_turns(p.make_all((entry,), tables, options), Limits(time=60))
+    take_turns(p.make_all(p.BIG, tables, options), Limits(time=60))
 
 
 #: A level with enough boxes for deadlock sets (the warm-up level has two).
