@@ -51,6 +51,8 @@ from sokoban.solve._packed_walls import frozen_dead, new_frozen_cache, new_froze
 from sokoban.solve._packing import PackingOrder, packed_count, packing_order
 from sokoban.solve._pairs import no_table, pair_table
 from sokoban.solve._path import expand
+from sokoban.solve._phases import no_phases, phase_score, score_max
+from sokoban.solve._phases import phases as plan_phases
 from sokoban.solve._pull_search import Meet, PullSearch, met, no_meet
 from sokoban.solve._push_moves import BEHIND, BOX, FROM, PUSHES, STAND, TO, moved, push_moves
 from sokoban.solve._reach import reach
@@ -77,6 +79,10 @@ P_BOUND, P_WG, P_WH, P_EXACT, P_BUDGET, P_TIEBREAK, P_MAX_EDGE, P_HMAX, P_CORRAL
 P_PLAN = 10
 #: The slot of the frozen-on-goals test (:func:`sokoban.solve._packed_walls.frozen_short`).
 P_FROZEN = 11
+#: The slot of the phase guide (:mod:`sokoban.solve._phases`): 1 to add its score to the
+#: bound in the queue key, and to count a push that carries on the same box along the
+#: plan as free.
+P_PHASES = 12
 #: Tie-breaks among equal keys: none (LIFO), deeper nodes first (the least lower bound),
 #: fewer moves first (the least walking so far: with the pushes fixed by the key, the path
 #: with the fewest moves).
@@ -138,16 +144,17 @@ def expand_batch(
     """
     n = board.nbr.shape[0]
     nb = store.boxes.shape[1]
-    order, parent = plan
+    order, parent, guide = plan
     ok = np.ones(order.shape[0], dtype=np.uint8)
     if params[P_FROZEN] != 0:
         goals = np.flatnonzero(board.goal).astype(np.int32)
     else:
         goals = np.zeros(0, np.int32)
     test = new_frozen_test(n, nb, goals, frozen_cache)
+    plan = (order, parent, ok, guide.goals, guide.start, guide.dist)
     code: int = _expand_steps(
-        board, learned, (order, parent, ok), store, table, queue, counters, params,
-        new_work(n, nb), test, meet, memo,
+        board, learned, plan, store, table, queue, counters, params, new_work(n, nb), test,
+        meet, memo,
     )  # fmt: skip
     return code
 
@@ -186,13 +193,14 @@ def _expand_steps(
     budget = params[P_BUDGET]
     tiebreak = params[P_TIEBREAK]
     width = queue.heads.shape[0] // queue.sizes.shape[0]
-    reopen = wh <= wg
+    reopen = wh <= wg and params[P_PHASES] == 0
     max_edge = params[P_MAX_EDGE]
     hmax = params[P_HMAX]
     corrals = params[P_CORRAL] != 0
     tunnels = params[P_TUNNEL] != 0
     penalty = params[P_PLAN]
-    plan_order, plan_parent, ok = plan
+    plan_order, plan_parent, ok, ph_goals, ph_start, ph_dist = plan
+    guided = params[P_PHASES] != 0
     cap = nd_boxes.shape[0]
     qcap = queue.node.shape[0]
     keys = queue.sizes.shape[0]
@@ -292,6 +300,11 @@ def _expand_steps(
             elif penalty < 0:
                 out, _ = packed_count(occ, plan_order, plan_parent, ok)
                 out = plan_order.shape[0] - out
+            extra = 0
+            if guided:
+                extra, along = phase_score(occ, b, t, ph_goals, ph_start, ph_dist)
+                if along and b == nd_last[node]:
+                    cost = 0  # a box carried on along the plan: one push in all
             occ[t] = -1
             occ[b] = k
             key = parent_key ^ zbox[b] ^ zbox[t] ^ zplayer[player]
@@ -328,7 +341,7 @@ def _expand_steps(
                 h = bound(kind, child, dist, work.match_work)
             if h >= INF:
                 continue
-            h += abs(penalty) * out
+            h += abs(penalty) * out + extra
             new = counters[NODES]
             counters[NODES] += 1
             copy_into(nd_boxes[new], child)
@@ -402,6 +415,7 @@ class Search:
         plan_penalty: int = 0,
         plan: PackingOrder | None = None,
         frozen_goals: bool = False,
+        phases: bool = False,
         meet: PullSearch | None = None,
         capacity: int = 1 << 12,
     ) -> None:
@@ -429,13 +443,17 @@ class Search:
         max_edge = board.n + 1 if exact or tunnels else 1
         corrals = corrals and not exact
         hmax = board.hmax if bound != "none" else 0
-        if plan_penalty != 0:
-            if plan is None:
-                plan = packing_order(board, parking=False)  # goals only: out of plan
-            self.plan = (plan.order, plan.parent)
+        if (plan_penalty != 0 or phases) and plan is None:
+            plan = packing_order(board, parking=False)  # goals only: out of plan
+        guide = no_phases()
+        if phases and plan is not None and len(plan.order) > 0:
+            guide = plan_phases(board, plan)
+            hmax += score_max(guide)
+        if plan_penalty != 0 and plan is not None:
+            self.plan = (plan.order, plan.parent, guide)
             hmax += abs(plan_penalty) * nb
         else:
-            self.plan = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+            self.plan = (np.zeros(0, np.int32), np.zeros(0, np.int32), guide)
         keys = wg * (64 + max_edge) + wh * hmax + 2
         self.queue = _queue.new(keys, TIE_WIDTHS[TIES[tiebreak]], capacity)
         self.counters = np.zeros(8, dtype=np.int64)
@@ -445,7 +463,8 @@ class Search:
         self._no_meet = no_meet(nb)
         self.params = np.array(
             [BOUNDS[bound], wg, wh, int(exact), 0, TIES[tiebreak], max_edge, hmax]
-            + [int(corrals), int(tunnels), plan_penalty, int(frozen_goals)],
+            + [int(corrals), int(tunnels), plan_penalty, int(frozen_goals)]
+            + [int(len(guide.goals) > 0)],
             dtype=np.int64,
         )
         #: The frozen-goals test's floods per frozen set, kept from call to call.
@@ -472,6 +491,9 @@ class Search:
             key ^= zbox[b]
         work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
+        guide = self.plan[2]
+        if len(guide.goals) > 0 and h < INF:
+            h += phase_score(occ, boxes[0], boxes[0], *guide)[0]
         #: The start position's lower bound (:data:`INF` or more: a bipartite deadlock).
         self.root_bound = h
         store = self.store
@@ -633,7 +655,8 @@ def _run_once(
     **options: Any,
 ) -> SolveResult:
     pairs = tables.pairs(options.pop("pairs", True))
-    plan = tables.plan(parking=False) if options.get("plan_penalty") else None
+    guided = options.get("plan_penalty") or options.get("phases")
+    plan = tables.plan(parking=False) if guided else None
     try:
         found = Search(tables.board, pairs=pairs, plan=plan, **options)
     except ValueError as error:
@@ -749,7 +772,19 @@ def bfs(
 @register(
     "greedy",
     "best-first search on the lower bound alone: fast, not optimal",
-    options=(BOUND_OPTION, CORRALS_OPTION, TUNNELS_OPTION, PLAN_OPTION, *FAST_DEADLOCK_OPTIONS),
+    options=(
+        BOUND_OPTION,
+        CORRALS_OPTION,
+        TUNNELS_OPTION,
+        PLAN_OPTION,
+        Option(
+            "phases",
+            bool,
+            False,
+            "guide by the packing plan's phases, pushes counted (YASS's forward guide)",
+        ),
+        *FAST_DEADLOCK_OPTIONS,
+    ),
 )
 def greedy(
     level: Level,
@@ -767,12 +802,13 @@ def greedy(
         progress,
         tables,
         bound=options["bound"],
-        wg=0,
+        wg=1 if options["phases"] else 0,
         wh=1,
         tiebreak="none",
         corrals=options["corrals"],
         tunnels=options["tunnels"],
         plan_penalty=options["plan"],
+        phases=options["phases"],
         **deadlocks(options),
     )
 

@@ -68,12 +68,16 @@ SMALL: tuple[Entry, ...] = (
     Entry("backward"),
     Entry("fess", {"key": "mixed", "packed_walls": "off"}),
 )
-#: The spare searches on small levels (see :mod:`sokoban.solve._turns`): they join in the
-#: place of greedy once its turns are over. The fess keys settle the same small levels
-#: at about the same cost, so that from the start one of them does, and the level it
-#: settles first takes a third of the time instead of a fifth; those whose plan one key
-#: misses, the others settle after greedy's turns.
+#: The spare searches on small levels (see :mod:`sokoban.solve._turns`): the first joins
+#: in the place of greedy once its turns are over, the others in the place of a search
+#: that leaves, or once the turns are longest. First the search guided by the plan's
+#: phases (:mod:`sokoban.solve._phases`): it settles within a fraction of a second some
+#: levels on which every other search stalls half-way. The fess keys settle the same small
+#: levels at about the same cost, so that from the start one of them does, and the level
+#: it settles first takes a third of the time instead of a fifth; those whose plan one key
+#: misses, the others settle later.
 SPARE_SMALL: tuple[Entry, ...] = (
+    Entry("greedy", {"phases": True}),
     Entry("fess", {"key": "features", "packed_walls": "off"}),
     Entry("fess", {"key": "weight", "packed_walls": "off"}),
 )
@@ -191,11 +195,16 @@ def make(
         proves = not tunnels and packed_walls == "off"
         return Entrant(entry.label, make=fess, proves=proves)
     plan_penalty = settings.get("plan", 0)
+    phases = settings.get("phases", False)
 
     def best_first(**how: Any) -> Search:
-        plan = tables.plan(parking=False) if plan_penalty else None
-        return Search(board, plan_penalty=plan_penalty, plan=plan, **how, **common)
+        plan = tables.plan(parking=False) if plan_penalty or phases else None
+        return Search(board, plan_penalty=plan_penalty, plan=plan, phases=phases, **how, **common)
 
+    if entry.method == "greedy" and phases:
+        # Guided by the plan's phases it keeps on: pushes count, so it is no mere dive.
+        guided = functools.partial(best_first, wg=1, wh=1, tiebreak="none", tunnels=True)
+        return Entrant(entry.label, make=guided)
     if entry.method == "greedy":
         greedy = functools.partial(best_first, wg=0, wh=1, tiebreak="none", tunnels=True)
         return Entrant(entry.label, make=greedy, most_turns=GREEDY_TURNS)
