@@ -392,7 +392,10 @@ class Search:
     bound in the queue key (0: nothing; a guide for greedy search, not a bound);
     ``frozen_goals``: the frozen-on-goals test on each node expanded
     (:func:`sokoban.solve._packed_walls.frozen_short`; a proof, so the optimal methods
-    stay optimal).
+    stay optimal); ``phases``: the guide by the packing plan's phases
+    (:mod:`sokoban.solve._phases`) added to the bound in the queue key, a push that
+    carries the same box on along the plan costing nothing, closed positions never
+    reopened (a guide for greedy search, not a bound).
     """
 
     def __init__(
@@ -793,7 +796,8 @@ def greedy(
     tables: Tables | None = None,
     **options: Any,
 ) -> SolveResult:
-    """Expand the position closest to solved first."""
+    """Expand the position closest to solved first; with ``phases``, the position with
+    the least pushes plus bound plus the phase guide's score (YASS's forward guide)."""
     return run_best_first(
         level,
         limits,
