@@ -71,11 +71,11 @@ SMALL: tuple[Entry, ...] = (
 #: The spare searches on small levels (see :mod:`sokoban.solve._turns`): the first joins
 #: in the place of greedy once its turns are over, the others in the place of a search
 #: that leaves, or once the turns are longest. First the search guided by the plan's
-#: phases (:mod:`sokoban.solve._phases`): it settles within a fraction of a second some
-#: levels on which every other search stalls half-way. The fess keys settle the same small
-#: levels at about the same cost, so that from the start one of them does, and the level
-#: it settles first takes a third of the time instead of a fifth; those whose plan one key
-#: misses, the others settle later.
+#: phases (:mod:`sokoban.solve._phases`): it keeps pushing the box whose goals' turn it
+#: is, and settles some levels sooner than the fess keys that follow. The fess keys
+#: settle the same small levels at about the same cost, so that from the start one of
+#: them does, and the level it settles first takes a third of the time instead of a
+#: fifth; those whose plan one key misses, the others settle later.
 SPARE_SMALL: tuple[Entry, ...] = (
     Entry("greedy", {"phases": True}),
     Entry("fess", {"key": "features", "packed_walls": "off"}),
