@@ -494,9 +494,6 @@ class Search:
             key ^= zbox[b]
         work = np.zeros((6, len(boxes) + 1), np.int64)
         h = int(bound(self.params[P_BOUND], boxes, board.dist, work))
-        guide = self.plan[2]
-        if len(guide.goals) > 0 and h < INF:
-            h += phase_score(occ, boxes[0], boxes[0], *guide)[0]
         #: The start position's lower bound (:data:`INF` or more: a bipartite deadlock).
         self.root_bound = h
         store = self.store
