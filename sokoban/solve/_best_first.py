@@ -125,12 +125,13 @@ def expand_batch(
 
     ``board``: a :class:`~sokoban.solve._board.SearchBoard`; ``learned``: the corral memo
     and deadlock patterns (:class:`~sokoban.solve._corral_deadlock.Learned`, size 0 for
-    none); ``plan``: (order int32[g], parent int32[g]) of the packing order
+    none); ``plan``: (order int32[g], parent int32[g], guide) of the packing order
     (:mod:`sokoban.solve._packing`), used when ``params[P_PLAN]`` > 0: each box on a goal
     out of plan adds that much to the bound the queue keys take (and ``store.h`` keeps);
+    ``guide`` (:class:`~sokoban.solve._phases.Phases`) when ``params[P_PHASES]`` is 1;
     ``store``: a :class:`~sokoban.solve._store.Store`; ``table``: int32[t]; ``queue``: a
     :class:`~sokoban.solve._queue.Queue`; ``counters``: int64[8], slots
-    :data:`~sokoban.solve._store.EXPANDED` ...; ``params``: int64[12], slots
+    :data:`~sokoban.solve._store.EXPANDED` ...; ``params``: int64[13], slots
     :data:`P_BOUND` ...; ``frozen_cache``: the frozen-goals test's floods per frozen set
     (:func:`~sokoban.solve._packed_walls.new_frozen_cache`), kept by the caller from call
     to call; ``meet``: the positions of a backward search
