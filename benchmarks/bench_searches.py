@@ -49,12 +49,16 @@ def main() -> None:
             tables = Tables(level)
             learned = _portfolio.new_shared_learned(tables, options)
             search = _portfolio.make(entry, tables, learned, options).made()
-            drive(search, Limits(nodes=50))  # compiled kernels loaded
             start = time.process_time()
-            limits = Limits(nodes=args.nodes, time=args.time)
-            run = drive(search, limits)
+            # The first 50 expansions load the compiled kernels; a level they settle is
+            # settled, not out of positions on the next call.
+            run = drive(search, Limits(nodes=50))
+            if not (run.solved or run.exhausted):
+                start = time.process_time()
+                run = drive(search, Limits(nodes=args.nodes), turn=args.time)
             seconds = time.process_time() - start
-            ended = "solved" if run.solved else "no positions left" if run.exhausted else run.limit
+            ended = "solved" if run.solved else "no positions left" if run.exhausted else None
+            ended = ended or ("time" if run.limit == "turn" else run.limit)
             expanded = search.expanded
             print(
                 f"| {spec} | {entry.label} | {expanded:,} | {int(search.counters[GENERATED]):,}"
