@@ -57,8 +57,8 @@ def main() -> None:
                 start = time.process_time()
                 run = drive(search, Limits(nodes=args.nodes), turn=args.time)
             seconds = time.process_time() - start
-            ended = "solved" if run.solved else "no positions left" if run.exhausted else None
-            ended = ended or ("time" if run.limit == "turn" else run.limit)
+            limit = "time" if run.limit == "turn" else run.limit
+            ended = "solved" if run.solved else "no positions left" if run.exhausted else limit
             expanded = search.expanded
             print(
                 f"| {spec} | {entry.label} | {expanded:,} | {int(search.counters[GENERATED]):,}"
